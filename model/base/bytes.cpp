@@ -1,0 +1,101 @@
+#include "model/base/bytes.h"
+
+#include <new>
+
+namespace moq {
+
+Block* Block::allocate(size_t capacity, BlockPool* pool) {
+  void* mem = ::operator new(sizeof(Block) + capacity);
+  return new (mem) Block{0, static_cast<uint32_t>(capacity), pool};
+}
+
+void Block::unref() {
+  if (--refs != 0) return;
+  if (pool) {
+    pool->give_back(this);
+  } else {
+    ::operator delete(this);
+  }
+}
+
+Bytes Bytes::copy(std::span<const uint8_t> data) {
+  if (data.empty()) return Bytes();
+  Block* b = Block::allocate(data.size(), nullptr);
+  std::memcpy(b->data(), data.data(), data.size());
+  return Bytes(b, b->data(), data.size());
+}
+
+Bytes Bytes::slice(size_t offset, size_t length) const {
+  if (offset > size_) offset = size_;
+  if (length > size_ - offset) length = size_ - offset;
+  return Bytes(block_, data_ + offset, length);
+}
+
+Block* BlockPool::take() {
+  Block* b = free_;
+  if (b) {
+    free_ = reinterpret_cast<Block*>(b->pool);
+    b->pool = this;
+  } else {
+    b = Block::allocate(block_size_, this);
+  }
+  ++outstanding_;
+  return b;
+}
+
+void BlockPool::give_back(Block* b) {
+  --outstanding_;
+  if (closed_) {
+    ::operator delete(b);
+    if (outstanding_ == 0) delete this;
+    return;
+  }
+  b->pool = reinterpret_cast<BlockPool*>(free_);
+  free_ = b;
+}
+
+void BlockPool::close() {
+  closed_ = true;
+  while (free_) {
+    Block* next = reinterpret_cast<Block*>(free_->pool);
+    ::operator delete(free_);
+    free_ = next;
+  }
+  if (outstanding_ == 0) delete this;
+}
+
+ByteArena::~ByteArena() {
+  if (current_) current_->unref();
+  if (oversize_) oversize_->unref();
+  pool_->close();
+}
+
+uint8_t* ByteArena::reserve(size_t max) {
+  if (max > pool_->block_size()) {
+    if (oversize_) oversize_->unref();
+    oversize_ = Block::allocate(max, nullptr);
+    oversize_->refs = 1;
+    return oversize_->data();
+  }
+  if (!current_ || current_->capacity - used_ < max) {
+    if (current_) current_->unref();
+    current_ = pool_->take();
+    current_->refs = 1;
+    used_ = 0;
+  }
+  return current_->data() + used_;
+}
+
+Bytes ByteArena::commit(size_t n) {
+  if (oversize_) {
+    Bytes out(oversize_, oversize_->data(), n);
+    oversize_->unref();
+    oversize_ = nullptr;
+    return out;
+  }
+  Bytes out(current_, current_->data() + used_, n);
+  used_ += static_cast<uint32_t>(n);
+  return out;
+}
+
+}  // namespace moq

@@ -1,0 +1,149 @@
+// Bytes: a refcounted, shareable, sliceable view of an immutable byte block. Copying a Bytes or
+// slicing it never copies payload. Refcounts are not atomic: the stack is single-threaded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+
+namespace moq {
+
+class BlockPool;
+
+// A heap block with its bytes stored right after the header.
+struct Block {
+  uint32_t refs;
+  uint32_t capacity;
+  BlockPool* pool;  // where the block returns when the last reference drops; null: freed
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(this + 1); }
+
+  static Block* allocate(size_t capacity, BlockPool* pool);
+  void unref();
+};
+
+class Bytes {
+ public:
+  Bytes() = default;
+  // Takes one reference on block (the caller's reference is shared, not stolen).
+  Bytes(Block* block, const uint8_t* data, size_t size) : block_(block), data_(data), size_(size) {
+    if (block_) ++block_->refs;
+  }
+  Bytes(const Bytes& o) : Bytes(o.block_, o.data_, o.size_) {}
+  Bytes(Bytes&& o) noexcept : block_(o.block_), data_(o.data_), size_(o.size_) {
+    o.block_ = nullptr;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  Bytes& operator=(const Bytes& o) {
+    if (this != &o) {
+      Bytes tmp(o);
+      swap(tmp);
+    }
+    return *this;
+  }
+  Bytes& operator=(Bytes&& o) noexcept {
+    Bytes tmp(std::move(o));
+    swap(tmp);
+    return *this;
+  }
+  ~Bytes() {
+    if (block_) block_->unref();
+  }
+
+  // One allocation holding a copy of data.
+  static Bytes copy(std::span<const uint8_t> data);
+  static Bytes copy(std::string_view text) {
+    return copy({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+  }
+
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::span<const uint8_t> span() const { return {data_, size_}; }
+  std::string_view view() const { return {reinterpret_cast<const char*>(data_), size_}; }
+  uint8_t operator[](size_t i) const { return data_[i]; }
+
+  // A view of [offset, offset + length) sharing the same block. Clamped to the valid range.
+  Bytes slice(size_t offset, size_t length) const;
+  Bytes slice(size_t offset) const { return slice(offset, size_ > offset ? size_ - offset : 0); }
+  // Drops the first n bytes of this view (clamped).
+  void advance(size_t n) {
+    if (n > size_) n = size_;
+    data_ += n;
+    size_ -= n;
+  }
+  void reset() { *this = Bytes(); }
+
+  bool operator==(const Bytes& o) const {
+    return size_ == o.size_ && (size_ == 0 || std::memcmp(data_, o.data_, size_) == 0);
+  }
+  void swap(Bytes& o) noexcept {
+    std::swap(block_, o.block_);
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+  }
+  // Number of Bytes sharing this block (for tests of zero-copy behaviour).
+  uint32_t share_count() const { return block_ ? block_->refs : 0; }
+
+ private:
+  Block* block_ = nullptr;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Recycles fixed-size blocks so that steady-state encoding allocates nothing. A pool destroyed
+// while blocks are still referenced lets those blocks free themselves when released.
+class BlockPool {
+ public:
+  explicit BlockPool(uint32_t block_size) : block_size_(block_size) {}
+  BlockPool(const BlockPool&) = delete;
+  BlockPool& operator=(const BlockPool&) = delete;
+
+  static BlockPool* create(uint32_t block_size) { return new BlockPool(block_size); }
+  // Ends the owner's use: frees idle blocks now, the pool itself once no block is out.
+  void close();
+
+  Block* take();
+  uint32_t block_size() const { return block_size_; }
+  uint32_t outstanding() const { return outstanding_; }
+
+ private:
+  friend struct Block;
+  void give_back(Block* b);
+  ~BlockPool() = default;
+
+  uint32_t block_size_;
+  uint32_t outstanding_ = 0;
+  bool closed_ = false;
+  Block* free_ = nullptr;  // free list threaded through Block::pool of idle blocks
+};
+
+// Appends small encodings (frame headers, control messages) into shared pooled blocks and hands
+// out Bytes slices of them: one block serves many headers, and blocks are reused once every
+// slice of them is gone. Not for payloads larger than the block size.
+class ByteArena {
+ public:
+  explicit ByteArena(uint32_t block_size = 4096) : pool_(BlockPool::create(block_size)) {}
+  ~ByteArena();
+  ByteArena(const ByteArena&) = delete;
+  ByteArena& operator=(const ByteArena&) = delete;
+
+  // Space for at most max bytes; write into it, then commit(n) with n <= max.
+  uint8_t* reserve(size_t max);
+  Bytes commit(size_t n);
+  Bytes copy(std::span<const uint8_t> data) {
+    uint8_t* p = reserve(data.size());
+    if (!data.empty()) std::memcpy(p, data.data(), data.size());
+    return commit(data.size());
+  }
+
+ private:
+  BlockPool* pool_;
+  Block* current_ = nullptr;  // holds one reference while current
+  uint32_t used_ = 0;
+  Block* oversize_ = nullptr;  // a one-off block for a reservation larger than the block size
+};
+
+}  // namespace moq

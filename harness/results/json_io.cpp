@@ -1,0 +1,201 @@
+#include "harness/results/json_io.h"
+
+#include <utility>
+
+#include "harness/results/validate.h"
+
+namespace moq::results {
+namespace {
+
+Json nullable(const std::optional<std::string>& text) {
+  if (text) return Json(*text);
+  return Json(nullptr);
+}
+
+std::optional<std::string> nullable_string(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<std::string>();
+}
+
+MetricStats stats_from_json(const Json& j) {
+  MetricStats stats;
+  stats.median = j["median"].get<uint64_t>();
+  stats.min = j["min"].get<uint64_t>();
+  stats.max = j["max"].get<uint64_t>();
+  stats.mean = j["mean"].get<double>();
+  stats.samples = j["samples"].get<std::vector<uint64_t>>();
+  return stats;
+}
+
+// Only called on validated documents.
+Meta meta_from_json(const Json& j) {
+  Meta meta;
+  meta.tool_version = j["tool_version"].get<std::string>();
+  meta.git_commit = nullable_string(j["git_commit"]);
+  meta.git_dirty = j["git_dirty"].get<bool>();
+  meta.compiler = j["compiler"].get<std::string>();
+  meta.compiler_flags = j["compiler_flags"].get<std::string>();
+  meta.build_type = j["build_type"].get<std::string>();
+  meta.cpu_model = j["cpu_model"].get<std::string>();
+  meta.kernel = j["kernel"].get<std::string>();
+  meta.counter_backend = *parse_counter_backend(j["counter_backend"].get<std::string>());
+  meta.counter_event = nullable_string(j["counter_event"]);
+  if (!j["pinned_cpu"].is_null()) meta.pinned_cpu = j["pinned_cpu"].get<uint32_t>();
+  meta.command_line = j["command_line"].get<std::vector<std::string>>();
+  meta.start_time = j["start_time"].get<std::string>();
+  return meta;
+}
+
+CaseResult case_from_json(const Json& j) {
+  CaseResult c;
+  c.id = j["id"].get<std::string>();
+  c.bench = j["bench"].get<std::string>();
+  c.scenario = j["scenario"].get<std::string>();
+  c.version = j["version"].get<std::string>();
+  for (const auto& item : j["params"].items()) {
+    if (item.value().is_number_integer()) {
+      c.params.push_back({item.key(), item.value().get<int64_t>()});
+    } else {
+      c.params.push_back({item.key(), item.value().get<std::string>()});
+    }
+  }
+  c.rounds.warmup = j["rounds"]["warmup"].get<uint64_t>();
+  c.rounds.measured = j["rounds"]["measured"].get<uint64_t>();
+  for (Metric metric : kAllMetrics) {
+    const Json& stats = j["metrics"][metric_name(metric)];
+    if (!stats.is_null()) c.metrics.get(metric) = stats_from_json(stats);
+  }
+  c.delivered.frames = j["delivered"]["frames"].get<uint64_t>();
+  c.delivered.bytes = j["delivered"]["bytes"].get<uint64_t>();
+  c.delivered.hash = j["delivered"]["hash"].get<std::string>();
+  c.flags.multiplexed = j["flags"]["multiplexed"].get<bool>();
+  c.flags.failed = j["flags"]["failed"].get<bool>();
+  c.flags.reason = nullable_string(j["flags"]["reason"]);
+  return c;
+}
+
+}  // namespace
+
+Json to_json(const Meta& meta) {
+  Json j = Json::object();
+  j["tool_version"] = meta.tool_version;
+  j["git_commit"] = nullable(meta.git_commit);
+  j["git_dirty"] = meta.git_dirty;
+  j["compiler"] = meta.compiler;
+  j["compiler_flags"] = meta.compiler_flags;
+  j["build_type"] = meta.build_type;
+  j["cpu_model"] = meta.cpu_model;
+  j["kernel"] = meta.kernel;
+  j["counter_backend"] = std::string(to_string(meta.counter_backend));
+  j["counter_event"] = nullable(meta.counter_event);
+  j["pinned_cpu"] = meta.pinned_cpu ? Json(*meta.pinned_cpu) : Json(nullptr);
+  j["command_line"] = meta.command_line;
+  j["start_time"] = meta.start_time;
+  return j;
+}
+
+Json to_json(const MetricStats& stats) {
+  Json j = Json::object();
+  j["median"] = stats.median;
+  j["min"] = stats.min;
+  j["max"] = stats.max;
+  j["mean"] = stats.mean;
+  j["samples"] = stats.samples;
+  return j;
+}
+
+Json to_json(const CaseResult& c) {
+  Json j = Json::object();
+  j["id"] = c.id;
+  j["bench"] = c.bench;
+  j["scenario"] = c.scenario;
+  j["version"] = c.version;
+  Json params = Json::object();
+  for (const Param& p : c.params) {
+    if (const auto* number = std::get_if<int64_t>(&p.value)) {
+      params[p.name] = *number;
+    } else {
+      params[p.name] = std::get<std::string>(p.value);
+    }
+  }
+  j["params"] = std::move(params);
+  j["rounds"] = {{"warmup", c.rounds.warmup}, {"measured", c.rounds.measured}};
+  Json metrics = Json::object();
+  for (Metric metric : kAllMetrics) {
+    const std::optional<MetricStats>& stats = c.metrics.get(metric);
+    metrics[std::string(metric_name(metric))] = stats ? to_json(*stats) : Json(nullptr);
+  }
+  j["metrics"] = std::move(metrics);
+  j["delivered"] = {
+      {"frames", c.delivered.frames}, {"bytes", c.delivered.bytes}, {"hash", c.delivered.hash}};
+  j["flags"] = {{"multiplexed", c.flags.multiplexed},
+                {"failed", c.flags.failed},
+                {"reason", nullable(c.flags.reason)}};
+  return j;
+}
+
+Json to_json(const ResultsFile& file) {
+  Json j = Json::object();
+  j["schema"] = std::string(kSchema);
+  j["meta"] = to_json(file.meta);
+  Json cases = Json::array();
+  for (const CaseResult& c : file.cases)
+    cases.push_back(to_json(c));
+  j["cases"] = std::move(cases);
+  return j;
+}
+
+Result<ResultsFile> from_json(const Json& doc) {
+  if (Status status = validate(doc); !status.ok()) return status.error();
+  ResultsFile file;
+  file.meta = meta_from_json(doc["meta"]);
+  for (const Json& c : doc["cases"])
+    file.cases.push_back(case_from_json(c));
+  return file;
+}
+
+Result<ResultsFile> parse_results(std::string_view text, std::string_view source) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::exception& e) {
+    // nlohmann's message carries the line and column of the syntax error.
+    return Error{0, std::string(source) + ": not valid JSON: " + e.what()};
+  }
+  Result<ResultsFile> file = from_json(doc);
+  if (!file.ok()) return Error{0, std::string(source) + ": " + file.error().message};
+  return file;
+}
+
+std::string serialize_case_line(const CaseResult& c) {
+  return to_json(c).dump();
+}
+
+std::string serialize_document(const Meta& meta, const std::vector<std::string>& case_lines) {
+  std::string text = "{\n  \"schema\": " + Json(std::string(kSchema)).dump() + ",\n";
+  // Meta indented by two more spaces to sit inside the document. dump() escapes newlines inside
+  // strings, so every raw newline is structural.
+  const std::string meta_text = to_json(meta).dump(2);
+  std::string indented;
+  for (char c : meta_text) {
+    indented.push_back(c);
+    if (c == '\n') indented.append("  ");
+  }
+  text += "  \"meta\": " + indented + ",\n  \"cases\": [";
+  for (size_t i = 0; i < case_lines.size(); ++i) {
+    text += i == 0 ? "\n    " : ",\n    ";
+    text += case_lines[i];
+  }
+  text += case_lines.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return text;
+}
+
+std::string serialize(const ResultsFile& file) {
+  std::vector<std::string> lines;
+  lines.reserve(file.cases.size());
+  for (const CaseResult& c : file.cases)
+    lines.push_back(serialize_case_line(c));
+  return serialize_document(file.meta, lines);
+}
+
+}  // namespace moq::results

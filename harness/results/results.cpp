@@ -1,0 +1,133 @@
+#include "harness/results/results.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace moq::results {
+
+std::string_view to_string(CounterBackend backend) {
+  switch (backend) {
+    case CounterBackend::kNone:
+      return "none";
+    case CounterBackend::kPerf:
+      return "perf";
+    case CounterBackend::kCallgrind:
+      return "callgrind";
+  }
+  return "none";
+}
+
+std::optional<CounterBackend> parse_counter_backend(std::string_view text) {
+  if (text == "none") return CounterBackend::kNone;
+  if (text == "perf") return CounterBackend::kPerf;
+  if (text == "callgrind") return CounterBackend::kCallgrind;
+  return std::nullopt;
+}
+
+std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples) {
+  if (samples.empty()) return std::nullopt;
+  MetricStats stats;
+  std::vector<uint64_t> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  stats.min = sorted.front();
+  stats.max = sorted.back();
+  // Lower middle for an even count: see MetricStats.
+  stats.median = sorted[(sorted.size() - 1) / 2];
+  // long double keeps the sum exact for any realistic count of 64-bit samples.
+  long double sum = 0;
+  for (uint64_t s : samples)
+    sum += static_cast<long double>(s);
+  stats.mean = static_cast<double>(sum / static_cast<long double>(samples.size()));
+  stats.samples = std::move(samples);
+  return stats;
+}
+
+std::string_view metric_name(Metric metric) {
+  switch (metric) {
+    case Metric::kInstructions:
+      return "instructions";
+    case Metric::kAllocations:
+      return "allocations";
+    case Metric::kAllocationBytes:
+      return "allocation_bytes";
+    case Metric::kWallNs:
+      return "wall_ns";
+    case Metric::kStreamsOpened:
+      return "streams_opened";
+    case Metric::kWireBytes:
+      return "wire_bytes";
+    case Metric::kTasksRun:
+      return "tasks_run";
+  }
+  return "";
+}
+
+std::optional<MetricStats>& Metrics::get(Metric metric) {
+  switch (metric) {
+    case Metric::kInstructions:
+      return instructions;
+    case Metric::kAllocations:
+      return allocations;
+    case Metric::kAllocationBytes:
+      return allocation_bytes;
+    case Metric::kWallNs:
+      return wall_ns;
+    case Metric::kStreamsOpened:
+      return streams_opened;
+    case Metric::kWireBytes:
+      return wire_bytes;
+    case Metric::kTasksRun:
+      return tasks_run;
+  }
+  return instructions;
+}
+
+const std::optional<MetricStats>& Metrics::get(Metric metric) const {
+  return const_cast<Metrics*>(this)->get(metric);
+}
+
+std::string param_value_text(const ParamValue& value) {
+  if (const auto* number = std::get_if<int64_t>(&value)) return std::to_string(*number);
+  return std::get<std::string>(value);
+}
+
+const Param* CaseResult::find_param(std::string_view name) const {
+  for (const Param& p : params) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::string make_case_id(std::string_view bench, std::string_view scenario,
+                         std::string_view version, const std::vector<Param>& params) {
+  std::string id;
+  id.append(bench).append("/").append(scenario).append("/").append(version);
+  for (const Param& p : params) {
+    id.append("/").append(p.name).append("=").append(param_value_text(p.value));
+  }
+  return id;
+}
+
+const CaseResult* ResultsFile::find_case(std::string_view id) const {
+  for (const CaseResult& c : cases) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+std::string iso8601_utc(int64_t unix_seconds) {
+  using namespace std::chrono;
+  const sys_seconds t{seconds{unix_seconds}};
+  const sys_days day = floor<days>(t);
+  const year_month_day ymd{day};
+  const hh_mm_ss<seconds> hms{t - day};
+  char text[40];
+  std::snprintf(
+      text, sizeof text, "%04d-%02u-%02uT%02lld:%02lld:%02lldZ", int(ymd.year()),
+      unsigned(ymd.month()), unsigned(ymd.day()), static_cast<long long>(hms.hours().count()),
+      static_cast<long long>(hms.minutes().count()), static_cast<long long>(hms.seconds().count()));
+  return text;
+}
+
+}  // namespace moq::results

@@ -1,0 +1,159 @@
+// The moqbench results format (schema "moqbench.results/1") as C++ values. FORMAT.md documents
+// every field; validate.h checks a JSON document against it; json_io.h converts both ways;
+// results_file.h reads and writes files.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace moq::results {
+
+inline constexpr std::string_view kSchema = "moqbench.results/1";
+
+// Which counter produced the instruction counts. Counts from different backends (or events) are
+// never compared.
+enum class CounterBackend { kNone, kPerf, kCallgrind };
+std::string_view to_string(CounterBackend backend);
+std::optional<CounterBackend> parse_counter_backend(std::string_view text);
+
+// Where, how and from what the results were produced.
+struct Meta {
+  std::string tool_version;
+  std::optional<std::string> git_commit;  // full lowercase hex id; nullopt: not a git checkout
+  bool git_dirty = false;                 // uncommitted changes in the measured tree
+  std::string compiler;                   // e.g. "GNU 12.2.0"
+  std::string compiler_flags;             // the flags the measured code was compiled with
+  std::string build_type;                 // e.g. "Release"
+  std::string cpu_model;
+  std::string kernel;
+  CounterBackend counter_backend = CounterBackend::kNone;
+  std::optional<std::string> counter_event;  // e.g. "instructions:u", "Ir"; nullopt iff kNone
+  std::optional<uint32_t> pinned_cpu;        // nullopt: not pinned
+  std::vector<std::string> command_line;     // argv of the run
+  std::string start_time;                    // ISO 8601 UTC, "2026-11-29T18:30:01Z"
+
+  bool operator==(const Meta&) const = default;
+};
+
+// Statistics of one metric over the measured rounds. All counts are integers; the median of an
+// even number of samples is the LOWER of the two middle values, so a median is always a value
+// some round produced (no half allocations), and gates compare integers.
+struct MetricStats {
+  uint64_t median = 0;
+  uint64_t min = 0;
+  uint64_t max = 0;
+  double mean = 0;
+  std::vector<uint64_t> samples;  // one per measured round, in round order
+
+  bool operator==(const MetricStats&) const = default;
+};
+
+// Stats of samples (kept in round order); nullopt when samples is empty.
+std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples);
+
+enum class Metric {
+  kInstructions,
+  kAllocations,
+  kAllocationBytes,
+  kWallNs,
+  kStreamsOpened,
+  kWireBytes,
+  kTasksRun,
+};
+inline constexpr std::array<Metric, 7> kAllMetrics = {
+    Metric::kInstructions,  Metric::kAllocations, Metric::kAllocationBytes, Metric::kWallNs,
+    Metric::kStreamsOpened, Metric::kWireBytes,   Metric::kTasksRun,
+};
+// The JSON key of a metric: "instructions", "allocation_bytes", ...
+std::string_view metric_name(Metric metric);
+
+// Per-round metrics. nullopt (JSON null) when there is no sample: instructions under the "none"
+// backend, or a failed case that completed no measured round.
+struct Metrics {
+  std::optional<MetricStats> instructions;
+  std::optional<MetricStats> allocations;
+  std::optional<MetricStats> allocation_bytes;
+  std::optional<MetricStats> wall_ns;
+  std::optional<MetricStats> streams_opened;  // the stack's own per-round counts
+  std::optional<MetricStats> wire_bytes;
+  std::optional<MetricStats> tasks_run;
+
+  std::optional<MetricStats>& get(Metric metric);
+  const std::optional<MetricStats>& get(Metric metric) const;
+  bool operator==(const Metrics&) const = default;
+};
+
+// A sweep axis value: integers stay numbers (they can be plotted), everything else is a string.
+using ParamValue = std::variant<int64_t, std::string>;
+std::string param_value_text(const ParamValue& value);
+
+struct Param {
+  std::string name;
+  ParamValue value;
+  bool operator==(const Param&) const = default;
+};
+
+struct Rounds {
+  uint64_t warmup = 0;
+  uint64_t measured = 0;
+  bool operator==(const Rounds&) const = default;
+};
+
+// What the measured rounds delivered, summed over them, with a hash of the delivered payload
+// order (lowercase hex) so that skipped or reordered work shows.
+struct Delivered {
+  uint64_t frames = 0;
+  uint64_t bytes = 0;
+  std::string hash;
+  bool operator==(const Delivered&) const = default;
+};
+
+struct CaseFlags {
+  bool multiplexed = false;           // a perf sample ran multiplexed (it was rejected)
+  bool failed = false;                // the case did not complete; metrics may be partial
+  std::optional<std::string> reason;  // required when failed; otherwise an optional note
+  bool operator==(const CaseFlags&) const = default;
+};
+
+inline constexpr std::array<std::string_view, 2> kBenches = {"model", "relay"};
+
+struct CaseResult {
+  std::string id;  // make_case_id(*this): bench/scenario/version/name=value/...
+  std::string bench;
+  std::string scenario;
+  std::string version;        // protocol version, e.g. "moq-lite-06"
+  std::vector<Param> params;  // sweep axes, in id order
+  Rounds rounds;
+  Metrics metrics;
+  Delivered delivered;
+  CaseFlags flags;
+
+  const Param* find_param(std::string_view name) const;
+  bool operator==(const CaseResult&) const = default;
+};
+
+// "bench/scenario/version/name=value/..." with params in order.
+std::string make_case_id(std::string_view bench, std::string_view scenario,
+                         std::string_view version, const std::vector<Param>& params);
+inline std::string make_case_id(const CaseResult& c) {
+  return make_case_id(c.bench, c.scenario, c.version, c.params);
+}
+
+struct ResultsFile {
+  Meta meta;
+  std::vector<CaseResult> cases;
+
+  const CaseResult* find_case(std::string_view id) const;
+  bool operator==(const ResultsFile&) const = default;
+};
+
+// Formats seconds since the Unix epoch as ISO 8601 UTC ("YYYY-MM-DDTHH:MM:SSZ"); for the runner
+// to fill Meta::start_time.
+std::string iso8601_utc(int64_t unix_seconds);
+
+}  // namespace moq::results

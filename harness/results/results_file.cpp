@@ -1,0 +1,113 @@
+#include "harness/results/results_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "harness/results/json_io.h"
+#include "harness/results/validate.h"
+
+namespace moq::results {
+namespace {
+
+Error io_error(const std::string& what, const std::string& path, int err) {
+  return Error{static_cast<uint64_t>(err), what + " " + path + ": " + std::strerror(err)};
+}
+
+}  // namespace
+
+Result<ResultsFile> read_results_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return io_error("cannot read", path, errno);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return io_error("cannot read", path, errno);
+  return parse_results(text.str(), path);
+}
+
+Status write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return io_error("cannot create", tmp, errno);
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return io_error("cannot write", tmp, err);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return io_error("cannot flush", tmp, err);
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return io_error("cannot close", tmp, err);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    return io_error("cannot rename " + tmp + " to", path, err);
+  }
+  return {};
+}
+
+Status write_results_file(const std::string& path, const ResultsFile& file) {
+  if (Status status = validate(to_json(file)); !status.ok()) {
+    return Error{
+        0, "refusing to write an invalid results file " + path + ": " + status.error().message};
+  }
+  return write_file_atomically(path, serialize(file));
+}
+
+ResultsWriter::ResultsWriter(std::string path, Meta meta) : path_(std::move(path)) {
+  file_.meta = std::move(meta);
+}
+
+Result<ResultsWriter> ResultsWriter::create(std::string path, Meta meta) {
+  if (Status status = validate_meta(to_json(meta)); !status.ok()) return status.error();
+  ResultsWriter writer(std::move(path), std::move(meta));
+  if (Status status = writer.flush(); !status.ok()) return status.error();
+  return writer;
+}
+
+Status ResultsWriter::add(CaseResult c) {
+  const std::string path = "case \"" + c.id + "\"";
+  if (Status status = validate_case(to_json(c), file_.meta.counter_backend, path); !status.ok()) {
+    return status;
+  }
+  if (index_by_id_.count(c.id) != 0) {
+    return Error{0, path + ": id already written to " + path_};
+  }
+  index_by_id_.emplace(c.id, file_.cases.size());
+  case_lines_.push_back(serialize_case_line(c));
+  file_.cases.push_back(std::move(c));
+  Status status = flush();
+  if (!status.ok()) {
+    // Keep memory equal to what is on disk, so a retry can add the case again.
+    index_by_id_.erase(file_.cases.back().id);
+    case_lines_.pop_back();
+    file_.cases.pop_back();
+  }
+  return status;
+}
+
+Status ResultsWriter::flush() {
+  return write_file_atomically(path_, serialize_document(file_.meta, case_lines_));
+}
+
+}  // namespace moq::results

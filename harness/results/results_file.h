@@ -1,0 +1,48 @@
+// Reading and writing results files, and ResultsWriter, which keeps the file on disk valid and
+// complete after every finished case, so a crash loses only the case that was running.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/results/results.h"
+#include "model/base/result.h"
+
+namespace moq::results {
+
+// Reads, parses and validates a results file. Errors start with the path.
+Result<ResultsFile> read_results_file(const std::string& path);
+
+// Writes text to path atomically: to "<path>.tmp" in the same directory, flushed with fsync, then
+// renamed over path. A reader sees the old file or the new one, never a torn one.
+Status write_file_atomically(const std::string& path, const std::string& text);
+
+// Validates file (the same checks as reading it back) and writes it atomically.
+Status write_results_file(const std::string& path, const ResultsFile& file);
+
+class ResultsWriter {
+ public:
+  // Validates meta and writes `path` at once with no cases, so even a run that dies in its first
+  // case leaves a valid (empty) results file.
+  static Result<ResultsWriter> create(std::string path, Meta meta);
+
+  // Validates c (as validate_case does, against meta's counter backend, and its id unique in the
+  // file), appends it and rewrites the whole file atomically. An invalid case is refused and the
+  // file on disk is left as it was.
+  Status add(CaseResult c);
+
+  const ResultsFile& results() const { return file_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  ResultsWriter(std::string path, Meta meta);
+  Status flush();
+
+  std::string path_;
+  ResultsFile file_;
+  std::vector<std::string> case_lines_;  // each case encoded once (serialize_case_line)
+  std::map<std::string, size_t, std::less<>> index_by_id_;
+};
+
+}  // namespace moq::results

@@ -1,0 +1,381 @@
+#include "harness/results/validate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <map>
+#include <string_view>
+#include <vector>
+
+namespace moq::results {
+namespace {
+
+#define MOQ_RESULTS_TRY(expr)          \
+  do {                                 \
+    Status status_ = (expr);           \
+    if (!status_.ok()) return status_; \
+  } while (0)
+
+std::string excerpt(const Json& value) {
+  std::string text = value.dump();
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+std::string child(const std::string& path, std::string_view key) {
+  if (path.empty()) return std::string(key);
+  return path + "." + std::string(key);
+}
+
+std::string element(const std::string& path, size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+Error bad(const std::string& path, std::string_view expected, const Json& got) {
+  return Error{0, path + ": expected " + std::string(expected) + ", got " + excerpt(got)};
+}
+
+Error problem(const std::string& path, const std::string& what) {
+  return Error{0, path + ": " + what};
+}
+
+// An object holding exactly `keys`: a missing key is named before an unknown one.
+Status check_object(const Json& j, const std::string& path,
+                    std::initializer_list<std::string_view> keys) {
+  if (!j.is_object()) return bad(path.empty() ? "(document)" : path, "an object", j);
+  for (std::string_view key : keys) {
+    if (!j.contains(key)) return problem(child(path, key), "missing");
+  }
+  for (const auto& item : j.items()) {
+    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
+      return problem(child(path, item.key()), "unknown field");
+    }
+  }
+  return {};
+}
+
+bool is_uint(const Json& j) {
+  if (j.is_number_unsigned()) return true;
+  return j.is_number_integer() && j.get<int64_t>() >= 0;
+}
+
+Status check_uint(const Json& j, const std::string& path) {
+  if (!is_uint(j)) return bad(path, "a non-negative integer", j);
+  return {};
+}
+
+Status check_bool(const Json& j, const std::string& path) {
+  if (!j.is_boolean()) return bad(path, "true or false", j);
+  return {};
+}
+
+Status check_string(const Json& j, const std::string& path, bool allow_empty) {
+  if (!j.is_string()) return bad(path, "a string", j);
+  if (!allow_empty && j.get_ref<const std::string&>().empty()) {
+    return bad(path, "a non-empty string", j);
+  }
+  return {};
+}
+
+bool is_lower_hex(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// A segment of a case id: no '/', no '=', no whitespace or control characters.
+bool is_id_segment(std::string_view text) {
+  if (text.empty()) return false;
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    return c == '/' || c == '=' || static_cast<unsigned char>(c) <= ' ' || c == 0x7f;
+  });
+}
+
+Status check_segment(const Json& j, const std::string& path) {
+  if (!j.is_string() || !is_id_segment(j.get_ref<const std::string&>())) {
+    return bad(path, "a non-empty string without '/', '=' or whitespace", j);
+  }
+  return {};
+}
+
+// Digits at text[pos, pos+n) as a number, or -1.
+int digits(std::string_view text, size_t pos, size_t n) {
+  if (pos + n > text.size()) return -1;
+  int value = 0;
+  for (size_t i = pos; i < pos + n; ++i) {
+    if (text[i] < '0' || text[i] > '9') return -1;
+    value = value * 10 + (text[i] - '0');
+  }
+  return value;
+}
+
+// "YYYY-MM-DDTHH:MM:SS[.fraction]Z"
+bool is_iso8601_utc(std::string_view t) {
+  if (t.size() < 20) return false;
+  if (t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':') return false;
+  const int year = digits(t, 0, 4), month = digits(t, 5, 2), day = digits(t, 8, 2);
+  const int hour = digits(t, 11, 2), minute = digits(t, 14, 2), second = digits(t, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return false;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) {
+    return false;
+  }
+  size_t pos = 19;
+  if (t[pos] == '.') {
+    ++pos;
+    const size_t start = pos;
+    while (pos < t.size() && t[pos] >= '0' && t[pos] <= '9')
+      ++pos;
+    if (pos == start) return false;
+  }
+  return pos + 1 == t.size() && t[pos] == 'Z';
+}
+
+Status check_stats(const Json& j, const std::string& path, uint64_t max_samples, bool exact_count) {
+  MOQ_RESULTS_TRY(check_object(j, path, {"median", "min", "max", "mean", "samples"}));
+  const Json& samples_json = j["samples"];
+  const std::string samples_path = child(path, "samples");
+  if (!samples_json.is_array()) return bad(samples_path, "an array", samples_json);
+  std::vector<uint64_t> samples;
+  samples.reserve(samples_json.size());
+  for (size_t i = 0; i < samples_json.size(); ++i) {
+    MOQ_RESULTS_TRY(check_uint(samples_json[i], element(samples_path, i)));
+    samples.push_back(samples_json[i].get<uint64_t>());
+  }
+  if (samples.empty()) {
+    return problem(samples_path, "empty (a metric without samples is null)");
+  }
+  if (exact_count ? samples.size() != max_samples : samples.size() > max_samples) {
+    return problem(samples_path, std::to_string(samples.size()) +
+                                     " samples, but rounds.measured is " +
+                                     std::to_string(max_samples));
+  }
+  for (std::string_view key : {"median", "min", "max"}) {
+    MOQ_RESULTS_TRY(check_uint(j[key], child(path, key)));
+  }
+  const Json& mean = j["mean"];
+  if (!mean.is_number() || !std::isfinite(mean.get<double>())) {
+    return bad(child(path, "mean"), "a finite number", mean);
+  }
+  const MetricStats expected = *compute_stats(std::move(samples));
+  auto mismatch = [&](std::string_view key, const std::string& want) {
+    return problem(child(path, key), "is " + excerpt(j[key]) + " but the samples give " + want);
+  };
+  if (j["median"].get<uint64_t>() != expected.median) {
+    return mismatch("median", std::to_string(expected.median));
+  }
+  if (j["min"].get<uint64_t>() != expected.min) {
+    return mismatch("min", std::to_string(expected.min));
+  }
+  if (j["max"].get<uint64_t>() != expected.max) {
+    return mismatch("max", std::to_string(expected.max));
+  }
+  const double got_mean = mean.get<double>();
+  if (std::fabs(got_mean - expected.mean) > 1e-9 * std::max(1.0, std::fabs(expected.mean))) {
+    return mismatch("mean", Json(expected.mean).dump());
+  }
+  return {};
+}
+
+Status check_params(const Json& j, const std::string& path) {
+  if (!j.is_object()) return bad(path, "an object", j);
+  for (const auto& item : j.items()) {
+    const std::string item_path = child(path, item.key());
+    if (!is_id_segment(item.key())) {
+      return problem(item_path,
+                     "a parameter name must be non-empty, without '/', '=' or whitespace");
+    }
+    const Json& value = item.value();
+    if (value.is_number_integer()) {
+      if (value.is_number_unsigned() &&
+          value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return bad(item_path, "an integer that fits in 64 signed bits", value);
+      }
+      continue;
+    }
+    if (value.is_string() && is_id_segment(value.get_ref<const std::string&>())) continue;
+    return bad(item_path, "an integer or a non-empty string without '/', '=' or whitespace", value);
+  }
+  return {};
+}
+
+std::vector<Param> params_of(const Json& j) {
+  std::vector<Param> params;
+  for (const auto& item : j.items()) {
+    if (item.value().is_number_integer()) {
+      params.push_back({item.key(), item.value().get<int64_t>()});
+    } else {
+      params.push_back({item.key(), item.value().get<std::string>()});
+    }
+  }
+  return params;
+}
+
+}  // namespace
+
+Status validate_meta(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(
+      check_object(j, path,
+                   {"tool_version", "git_commit", "git_dirty", "compiler", "compiler_flags",
+                    "build_type", "cpu_model", "kernel", "counter_backend", "counter_event",
+                    "pinned_cpu", "command_line", "start_time"}));
+  MOQ_RESULTS_TRY(check_string(j["tool_version"], child(path, "tool_version"), false));
+  const Json& commit = j["git_commit"];
+  if (!commit.is_null()) {
+    if (!commit.is_string() ||
+        (commit.get_ref<const std::string&>().size() != 40 &&
+         commit.get_ref<const std::string&>().size() != 64) ||
+        !is_lower_hex(commit.get_ref<const std::string&>())) {
+      return bad(child(path, "git_commit"), "null or a 40- or 64-digit lowercase hex commit id",
+                 commit);
+    }
+  }
+  MOQ_RESULTS_TRY(check_bool(j["git_dirty"], child(path, "git_dirty")));
+  MOQ_RESULTS_TRY(check_string(j["compiler"], child(path, "compiler"), false));
+  MOQ_RESULTS_TRY(check_string(j["compiler_flags"], child(path, "compiler_flags"), true));
+  MOQ_RESULTS_TRY(check_string(j["build_type"], child(path, "build_type"), false));
+  MOQ_RESULTS_TRY(check_string(j["cpu_model"], child(path, "cpu_model"), false));
+  MOQ_RESULTS_TRY(check_string(j["kernel"], child(path, "kernel"), false));
+  const Json& backend_json = j["counter_backend"];
+  const std::optional<CounterBackend> backend =
+      backend_json.is_string() ? parse_counter_backend(backend_json.get<std::string>())
+                               : std::nullopt;
+  if (!backend) {
+    return bad(child(path, "counter_backend"), "\"none\", \"perf\" or \"callgrind\"", backend_json);
+  }
+  const Json& event = j["counter_event"];
+  if (*backend == CounterBackend::kNone) {
+    if (!event.is_null()) return bad(child(path, "counter_event"), "null (backend is none)", event);
+  } else {
+    MOQ_RESULTS_TRY(check_string(event, child(path, "counter_event"), false));
+  }
+  const Json& cpu = j["pinned_cpu"];
+  if (!cpu.is_null() && (!is_uint(cpu) || cpu.get<uint64_t>() > UINT32_MAX)) {
+    return bad(child(path, "pinned_cpu"), "null or a CPU number", cpu);
+  }
+  const Json& argv = j["command_line"];
+  const std::string argv_path = child(path, "command_line");
+  if (!argv.is_array()) return bad(argv_path, "an array of strings", argv);
+  for (size_t i = 0; i < argv.size(); ++i) {
+    MOQ_RESULTS_TRY(check_string(argv[i], element(argv_path, i), true));
+  }
+  const Json& start = j["start_time"];
+  if (!start.is_string() || !is_iso8601_utc(start.get_ref<const std::string&>())) {
+    return bad(child(path, "start_time"), "an ISO 8601 UTC time \"YYYY-MM-DDTHH:MM:SSZ\"", start);
+  }
+  return {};
+}
+
+Status validate_case(const Json& j, CounterBackend backend, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(
+      j, path,
+      {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"}));
+  MOQ_RESULTS_TRY(check_string(j["id"], child(path, "id"), false));
+  const Json& bench = j["bench"];
+  if (!bench.is_string() || std::find(kBenches.begin(), kBenches.end(),
+                                      bench.get_ref<const std::string&>()) == kBenches.end()) {
+    return bad(child(path, "bench"), "\"model\" or \"relay\"", bench);
+  }
+  MOQ_RESULTS_TRY(check_segment(j["scenario"], child(path, "scenario")));
+  MOQ_RESULTS_TRY(check_segment(j["version"], child(path, "version")));
+  MOQ_RESULTS_TRY(check_params(j["params"], child(path, "params")));
+  const std::string expected_id =
+      make_case_id(bench.get<std::string>(), j["scenario"].get<std::string>(),
+                   j["version"].get<std::string>(), params_of(j["params"]));
+  if (j["id"].get_ref<const std::string&>() != expected_id) {
+    return problem(child(path, "id"), "is " + excerpt(j["id"]) +
+                                          " but bench/scenario/version/params give \"" +
+                                          expected_id + "\"");
+  }
+
+  const Json& rounds = j["rounds"];
+  const std::string rounds_path = child(path, "rounds");
+  MOQ_RESULTS_TRY(check_object(rounds, rounds_path, {"warmup", "measured"}));
+  MOQ_RESULTS_TRY(check_uint(rounds["warmup"], child(rounds_path, "warmup")));
+  if (!is_uint(rounds["measured"]) || rounds["measured"].get<uint64_t>() == 0) {
+    return bad(child(rounds_path, "measured"), "a positive integer", rounds["measured"]);
+  }
+  const uint64_t measured = rounds["measured"].get<uint64_t>();
+
+  // flags before metrics: a failed case may have partial metrics.
+  const Json& flags = j["flags"];
+  const std::string flags_path = child(path, "flags");
+  MOQ_RESULTS_TRY(check_object(flags, flags_path, {"multiplexed", "failed", "reason"}));
+  MOQ_RESULTS_TRY(check_bool(flags["multiplexed"], child(flags_path, "multiplexed")));
+  MOQ_RESULTS_TRY(check_bool(flags["failed"], child(flags_path, "failed")));
+  const bool failed = flags["failed"].get<bool>();
+  const Json& reason = flags["reason"];
+  if (failed) {
+    if (!reason.is_string() || reason.get_ref<const std::string&>().empty()) {
+      return bad(child(flags_path, "reason"), "a non-empty string (the case failed)", reason);
+    }
+  } else if (!reason.is_null()) {
+    MOQ_RESULTS_TRY(check_string(reason, child(flags_path, "reason"), false));
+  }
+
+  const Json& metrics = j["metrics"];
+  const std::string metrics_path = child(path, "metrics");
+  MOQ_RESULTS_TRY(check_object(metrics, metrics_path,
+                               {"instructions", "allocations", "allocation_bytes", "wall_ns",
+                                "streams_opened", "wire_bytes", "tasks_run"}));
+  for (Metric metric : kAllMetrics) {
+    const std::string_view name = metric_name(metric);
+    const Json& stats = metrics[name];
+    const std::string stats_path = child(metrics_path, name);
+    if (metric == Metric::kInstructions && backend == CounterBackend::kNone) {
+      if (!stats.is_null()) return bad(stats_path, "null (counter_backend is \"none\")", stats);
+      continue;
+    }
+    if (stats.is_null()) {
+      if (failed) continue;
+      return bad(stats_path, "an object {median, min, max, mean, samples}", stats);
+    }
+    MOQ_RESULTS_TRY(check_stats(stats, stats_path, measured, !failed));
+  }
+
+  const Json& delivered = j["delivered"];
+  const std::string delivered_path = child(path, "delivered");
+  MOQ_RESULTS_TRY(check_object(delivered, delivered_path, {"frames", "bytes", "hash"}));
+  MOQ_RESULTS_TRY(check_uint(delivered["frames"], child(delivered_path, "frames")));
+  MOQ_RESULTS_TRY(check_uint(delivered["bytes"], child(delivered_path, "bytes")));
+  const Json& hash = delivered["hash"];
+  if (!hash.is_string() || hash.get_ref<const std::string&>().empty() ||
+      hash.get_ref<const std::string&>().size() > 128 ||
+      hash.get_ref<const std::string&>().size() % 2 != 0 ||
+      !is_lower_hex(hash.get_ref<const std::string&>())) {
+    return bad(child(delivered_path, "hash"),
+               "a lowercase hex string of an even length up to 128 digits", hash);
+  }
+  return {};
+}
+
+Status validate(const Json& doc) {
+  if (!doc.is_object()) return bad("(document)", "an object", doc);
+  if (!doc.contains("schema")) return problem("schema", "missing (not a moqbench results file?)");
+  const Json& schema = doc["schema"];
+  if (!schema.is_string()) return bad("schema", "a string", schema);
+  if (schema.get_ref<const std::string&>() != kSchema) {
+    return problem("schema", "unsupported results schema " + excerpt(schema) +
+                                 "; this moqbench reads \"" + std::string(kSchema) + "\"");
+  }
+  MOQ_RESULTS_TRY(check_object(doc, "", {"schema", "meta", "cases"}));
+  MOQ_RESULTS_TRY(validate_meta(doc["meta"], "meta"));
+  const CounterBackend backend =
+      *parse_counter_backend(doc["meta"]["counter_backend"].get<std::string>());
+  const Json& cases = doc["cases"];
+  if (!cases.is_array()) return bad("cases", "an array", cases);
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string path = element("cases", i);
+    MOQ_RESULTS_TRY(validate_case(cases[i], backend, path));
+    const std::string& id = cases[i]["id"].get_ref<const std::string&>();
+    const auto [it, inserted] = seen.emplace(id, i);
+    if (!inserted) {
+      return problem(child(path, "id"),
+                     "\"" + id + "\" duplicates " + element("cases", it->second) + ".id");
+    }
+  }
+  return {};
+}
+
+}  // namespace moq::results

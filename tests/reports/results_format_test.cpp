@@ -1,0 +1,311 @@
+// The results format: stats, ids, JSON round trip, strict validation naming the bad field's path,
+// unknown schema versions, file reading, and the crash-safe ResultsWriter.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "harness/results/json_io.h"
+#include "harness/results/results.h"
+#include "harness/results/results_file.h"
+#include "harness/results/validate.h"
+#include "tests/reports/synthetic.h"
+
+namespace moq::results {
+namespace {
+
+using testing::synthetic_case;
+using testing::synthetic_meta;
+using testing::TempDir;
+
+ResultsFile sample_file(CounterBackend backend = CounterBackend::kCallgrind) {
+  ResultsFile file;
+  file.meta = synthetic_meta(backend);
+  file.meta.pinned_cpu = 3;
+  file.cases.push_back(synthetic_case("fetch_frames", "moq-lite-06",
+                                      {{"publishers", 1}, {"viewers", 1}, {"frames", 256}}, 120000,
+                                      3, backend));
+  file.cases.push_back(synthetic_case("fetch_frames", "moq-transport-18",
+                                      {{"mode", std::string("paced")}, {"viewers", 10}}, 450000, 0,
+                                      backend));
+  CaseResult failed = synthetic_case("fanout", "moq-lite-06", {{"viewers", 100}}, 999, 1, backend);
+  failed.flags.failed = true;
+  failed.flags.reason = "deadlock: viewer 3 waits on group 7";
+  failed.metrics.wall_ns = compute_stats({5, 6});  // two rounds completed
+  failed.metrics.tasks_run = std::nullopt;         // no sample of it
+  file.cases.push_back(failed);
+  return file;
+}
+
+TEST(ResultsStats, OddCountMedianIsMiddle) {
+  const auto stats = compute_stats({9, 1, 5});
+  ASSERT_TRUE(stats.has_value());
+  EXPECT_EQ(stats->median, 5u);
+  EXPECT_EQ(stats->min, 1u);
+  EXPECT_EQ(stats->max, 9u);
+  EXPECT_DOUBLE_EQ(stats->mean, 5.0);
+  EXPECT_EQ(stats->samples, (std::vector<uint64_t>{9, 1, 5})) << "samples keep round order";
+}
+
+TEST(ResultsStats, EvenCountMedianIsLowerMiddle) {
+  const auto stats = compute_stats({10, 40, 20, 30});
+  ASSERT_TRUE(stats.has_value());
+  EXPECT_EQ(stats->median, 20u);
+  EXPECT_DOUBLE_EQ(stats->mean, 25.0);
+  EXPECT_EQ(compute_stats({7, 8})->median, 7u);
+  EXPECT_EQ(compute_stats({4})->median, 4u);
+  EXPECT_FALSE(compute_stats({}).has_value());
+}
+
+TEST(ResultsIds, CaseIdJoinsPartsAndParamsInOrder) {
+  EXPECT_EQ(make_case_id("model", "fetch_frames", "moq-lite-06",
+                         {{"publishers", 1}, {"viewers", 1}, {"frames", 256}}),
+            "model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=256");
+  EXPECT_EQ(make_case_id("relay", "s", "v", {{"mode", std::string("paced")}, {"n", -2}}),
+            "relay/s/v/mode=paced/n=-2");
+}
+
+TEST(ResultsTime, Iso8601Utc) {
+  EXPECT_EQ(iso8601_utc(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(iso8601_utc(1700000000), "2023-11-14T22:13:20Z");
+  EXPECT_EQ(iso8601_utc(951782400), "2000-02-29T00:00:00Z");
+}
+
+TEST(ResultsJson, RoundTripThroughJsonAndText) {
+  for (CounterBackend backend :
+       {CounterBackend::kCallgrind, CounterBackend::kPerf, CounterBackend::kNone}) {
+    const ResultsFile file = sample_file(backend);
+    Result<ResultsFile> back = from_json(to_json(file));
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(*back, file);
+    const std::string text = serialize(file);
+    Result<ResultsFile> parsed = parse_results(text, "mem.json");
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    EXPECT_EQ(*parsed, file);
+    EXPECT_EQ(serialize(*parsed), text) << "serializing is deterministic";
+  }
+}
+
+TEST(ResultsJson, EachCaseIsOneLineAndParamsKeepTheirOrder) {
+  const std::string text = serialize(sample_file());
+  size_t case_lines = 0;
+  size_t pos = 0;
+  while ((pos = text.find("\n    {\"id\":", pos)) != std::string::npos) {
+    ++case_lines;
+    ++pos;
+  }
+  EXPECT_EQ(case_lines, 3u);
+  EXPECT_NE(text.find(R"("params":{"publishers":1,"viewers":1,"frames":256})"), std::string::npos);
+  EXPECT_NE(text.find(R"("instructions":{"median":120000,)"), std::string::npos);
+}
+
+// One mutation of a valid document and the path its error must name.
+struct Mutation {
+  const char* pointer;
+  Json value;  // the new value; discarded when remove
+  bool remove;
+  const char* expected;  // substring of the error message
+};
+
+TEST(ResultsValidate, RejectsBadFieldsNamingTheirPath) {
+  const Json good = to_json(sample_file());
+  ASSERT_TRUE(validate(good).ok()) << validate(good).error().message;
+  const std::vector<Mutation> mutations = {
+      {"/meta/kernel", nullptr, true, "meta.kernel: missing"},
+      {"/meta/git_dirty", "no", false, "meta.git_dirty: expected true or false"},
+      {"/meta/git_commit", "abc", false, "meta.git_commit: expected null or a 40- or 64-digit"},
+      {"/meta/counter_backend", "papi", false, "meta.counter_backend: expected \"none\""},
+      {"/meta/counter_event", nullptr, false, "meta.counter_event: expected a string"},
+      {"/meta/pinned_cpu", -1, false, "meta.pinned_cpu: expected null or a CPU number"},
+      {"/meta/command_line/1", 7, false, "meta.command_line[1]: expected a string"},
+      {"/meta/start_time", "2026-11-29 18:30:01", false, "meta.start_time: expected an ISO 8601"},
+      {"/meta/extra", 1, false, "meta.extra: unknown field"},
+      {"/cases", Json::object(), false, "cases: expected an array"},
+      {"/cases/0/id", nullptr, true, "cases[0].id: missing"},
+      {"/cases/1/id", "model/fetch_frames/moq-transport-18/viewers=10/mode=paced", false,
+       "cases[1].id: is \"model/fetch_frames/moq-transport-18/viewers=10/mode=paced\" but"},
+      {"/cases/0/bench", "sim", false, "cases[0].bench: expected \"model\" or \"relay\""},
+      {"/cases/0/scenario", "a/b", false, "cases[0].scenario: expected a non-empty string"},
+      {"/cases/0/params/frames", 2.5, false, "cases[0].params.frames: expected an integer"},
+      {"/cases/0/rounds/measured", 0, false, "cases[0].rounds.measured: expected a positive"},
+      {"/cases/0/rounds/warmup", "2", false, "cases[0].rounds.warmup: expected a non-negative"},
+      {"/cases/0/metrics/allocations/median", "3", false,
+       "cases[0].metrics.allocations.median: expected a non-negative integer, got \"3\""},
+      {"/cases/0/metrics/allocations/median", 4, false,
+       "cases[0].metrics.allocations.median: is 4 but the samples give 3"},
+      {"/cases/0/metrics/allocations/mean", 9.0, false,
+       "cases[0].metrics.allocations.mean: is 9.0 but the samples give"},
+      {"/cases/0/metrics/wall_ns/samples/2", -1, false,
+       "cases[0].metrics.wall_ns.samples[2]: expected a non-negative integer, got -1"},
+      {"/cases/0/metrics/wire_bytes/samples", Json::array({1, 2}), false,
+       "cases[0].metrics.wire_bytes.samples: 2 samples, but rounds.measured is 4"},
+      {"/cases/0/metrics/instructions", nullptr, false,
+       "cases[0].metrics.instructions: expected an object"},
+      {"/cases/0/metrics/tasks_run", nullptr, true, "cases[0].metrics.tasks_run: missing"},
+      {"/cases/0/delivered/hash", "00FF", false, "cases[0].delivered.hash: expected a lowercase"},
+      {"/cases/0/delivered/frames", true, false, "cases[0].delivered.frames: expected a non-neg"},
+      {"/cases/0/flags/failed", true, false, "cases[0].flags.reason: expected a non-empty string"},
+      {"/cases/2/flags/reason", "", false, "cases[2].flags.reason: expected a non-empty string"},
+      {"/cases/0/flags/extra", false, false, "cases[0].flags.extra: unknown field"},
+      {"/cases/1/id", "model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=256", false,
+       "cases[1].id: is \"model/fetch_frames/moq-lite-06/"},
+  };
+  for (const Mutation& m : mutations) {
+    Json doc = good;
+    const Json::json_pointer pointer(m.pointer);
+    if (m.remove) {
+      doc[pointer.parent_pointer()].erase(pointer.back());
+    } else {
+      doc[pointer] = m.value;
+    }
+    const Status status = validate(doc);
+    ASSERT_FALSE(status.ok()) << "accepted mutation at " << m.pointer;
+    EXPECT_NE(status.error().message.find(m.expected), std::string::npos)
+        << "mutation at " << m.pointer << " gave: " << status.error().message;
+    EXPECT_FALSE(from_json(doc).ok());
+  }
+}
+
+TEST(ResultsValidate, DuplicateIdsAreNamed) {
+  Json doc = to_json(sample_file());
+  doc["cases"].push_back(doc["cases"][0]);
+  const Status status = validate(doc);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("cases[3].id"), std::string::npos);
+  EXPECT_NE(status.error().message.find("duplicates cases[0].id"), std::string::npos);
+}
+
+TEST(ResultsValidate, InstructionsMustBeNullUnderBackendNone) {
+  Json doc = to_json(sample_file(CounterBackend::kNone));
+  ASSERT_TRUE(validate(doc).ok());
+  doc["cases"][1]["metrics"]["instructions"] = doc["cases"][1]["metrics"]["allocations"];
+  const Status status = validate(doc);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("cases[1].metrics.instructions: expected null"),
+            std::string::npos)
+      << status.error().message;
+}
+
+TEST(ResultsValidate, FailedCaseMayHavePartialMetricsButNotMoreThanMeasured) {
+  Json doc = to_json(sample_file());
+  ASSERT_TRUE(validate(doc).ok());
+  doc["cases"][2]["metrics"]["wall_ns"]["samples"] = Json::array({1, 2, 3, 4, 5});
+  doc["cases"][2]["metrics"]["wall_ns"]["median"] = 3;
+  doc["cases"][2]["metrics"]["wall_ns"]["min"] = 1;
+  doc["cases"][2]["metrics"]["wall_ns"]["max"] = 5;
+  doc["cases"][2]["metrics"]["wall_ns"]["mean"] = 3.0;
+  const Status status = validate(doc);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("cases[2].metrics.wall_ns.samples: 5 samples"),
+            std::string::npos)
+      << status.error().message;
+}
+
+TEST(ResultsValidate, UnknownSchemaVersionIsAClearError) {
+  Json doc = to_json(sample_file());
+  doc["schema"] = "moqbench.results/2";
+  doc["meta"] = "whatever a later version has";
+  Result<ResultsFile> file = parse_results(doc.dump(), "future.json");
+  ASSERT_FALSE(file.ok());
+  const std::string& message = file.error().message;
+  EXPECT_NE(message.find("future.json: schema: unsupported results schema "
+                         "\"moqbench.results/2\"; this moqbench reads \"moqbench.results/1\""),
+            std::string::npos)
+      << message;
+
+  Json no_schema = to_json(sample_file());
+  no_schema.erase("schema");
+  EXPECT_NE(validate(no_schema).error().message.find("schema: missing"), std::string::npos);
+  EXPECT_NE(validate(Json::array()).error().message.find("(document): expected an object"),
+            std::string::npos);
+}
+
+TEST(ResultsFileIo, SyntaxErrorsAndMissingFilesNameTheFile) {
+  Result<ResultsFile> bad = parse_results("{\"schema\": ", "broken.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("broken.json: not valid JSON"), std::string::npos);
+
+  TempDir dir;
+  Result<ResultsFile> missing = read_results_file(dir.file("absent.json"));
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("cannot read " + dir.file("absent.json")),
+            std::string::npos)
+      << missing.error().message;
+}
+
+TEST(ResultsFileIo, WriteRefusesAnInvalidFile) {
+  TempDir dir;
+  ResultsFile file = sample_file();
+  file.cases[0].id = "wrong";
+  const Status status = write_results_file(dir.file("r.json"), file);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("cases[0].id"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.json")));
+}
+
+TEST(ResultsWriterTest, FileIsValidAndCompleteAfterEveryCase) {
+  TempDir dir;
+  const std::string path = dir.file("run.json");
+  const ResultsFile expected = sample_file();
+  Result<ResultsWriter> writer = ResultsWriter::create(path, expected.meta);
+  ASSERT_TRUE(writer.ok()) << writer.error().message;
+
+  Result<ResultsFile> empty = read_results_file(path);
+  ASSERT_TRUE(empty.ok()) << empty.error().message;
+  EXPECT_TRUE(empty->cases.empty());
+  EXPECT_EQ(empty->meta, expected.meta);
+
+  for (size_t i = 0; i < expected.cases.size(); ++i) {
+    ASSERT_TRUE(writer->add(expected.cases[i]).ok());
+    // What a crash right now would leave: every case so far, nothing torn.
+    Result<ResultsFile> on_disk = read_results_file(path);
+    ASSERT_TRUE(on_disk.ok()) << on_disk.error().message;
+    ASSERT_EQ(on_disk->cases.size(), i + 1);
+    EXPECT_EQ(on_disk->cases.back(), expected.cases[i]);
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  }
+  EXPECT_EQ(*read_results_file(path), expected);
+  EXPECT_EQ(writer->results(), expected);
+}
+
+TEST(ResultsWriterTest, RefusesInvalidAndDuplicateCasesLeavingTheFileAsItWas) {
+  TempDir dir;
+  const std::string path = dir.file("run.json");
+  const ResultsFile sample = sample_file();
+  Result<ResultsWriter> writer = ResultsWriter::create(path, sample.meta);
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE(writer->add(sample.cases[0]).ok());
+  const std::string before = testing::read_text(path);
+
+  const Status duplicate = writer->add(sample.cases[0]);
+  ASSERT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.error().message.find("already written"), std::string::npos);
+
+  CaseResult no_instructions = sample.cases[1];
+  no_instructions.metrics.instructions = std::nullopt;
+  const Status invalid = writer->add(no_instructions);
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_NE(invalid.error().message.find("metrics.instructions"), std::string::npos)
+      << invalid.error().message;
+
+  EXPECT_EQ(testing::read_text(path), before);
+  EXPECT_EQ(writer->results().cases.size(), 1u);
+}
+
+TEST(ResultsWriterTest, RefusesInvalidMetaAndUnwritablePaths) {
+  TempDir dir;
+  Meta meta = synthetic_meta();
+  meta.start_time = "yesterday";
+  Result<ResultsWriter> bad_meta = ResultsWriter::create(dir.file("a.json"), meta);
+  ASSERT_FALSE(bad_meta.ok());
+  EXPECT_NE(bad_meta.error().message.find("meta.start_time"), std::string::npos);
+
+  Result<ResultsWriter> bad_path =
+      ResultsWriter::create(dir.file("no/such/dir/a.json"), synthetic_meta());
+  ASSERT_FALSE(bad_path.ok());
+  EXPECT_NE(bad_path.error().message.find("cannot create"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace moq::results

@@ -43,7 +43,8 @@ class SendStream {
   // Takes as many bytes from the front of data as flow control allows, removing them from data,
   // and returns how many it took (0: blocked, wait on writable()). Fails when the stream was
   // finished or reset, when the peer stopped it (Error::code = the peer's STOP_SENDING code), or
-  // when the connection is closed (Error::code = the close code).
+  // when the connection is closed (Error::code = the peer's close code, or kConnectionClosed when
+  // this endpoint closed it).
   virtual Result<size_t> write(BufChain& data) = 0;
   // Ends the stream after the data already written (FIN).
   virtual Status finish() = 0;

@@ -1,0 +1,422 @@
+#include "sim/memory/core.h"
+
+#include <algorithm>
+#include <string>
+
+namespace moq::sim::memory::detail {
+
+namespace {
+
+std::string stream_name(const Channel& c) {
+  return "stream " + std::to_string(c.stream->id);
+}
+
+Error send_state_error(const Channel& c, const char* op) {
+  if (c.send_state == SendState::Finished) {
+    return Error{transport_error::kStreamFinished,
+                 std::string(op) + " on " + stream_name(c) + " after finish()"};
+  }
+  return Error{transport_error::kStreamReset,
+               std::string(op) + " on " + stream_name(c) + " after reset()"};
+}
+
+}  // namespace
+
+Core::Core(Executor& ex, const PairConfig& config) : executor(&ex), cfg(config) {
+  // QUIC stream ids: the low bit is the initiator (0: client), the next bit the direction.
+  side[0].next_bidi_id = 0;
+  side[1].next_bidi_id = 1;
+  side[0].next_uni_id = 2;
+  side[1].next_uni_id = 3;
+}
+
+void Core::unref(Core* core) {
+  if (core->connections == 0 && core->handles == 0) delete core;
+}
+
+uint64_t Core::closed_code(uint8_t s) const {
+  return closer == s ? transport_error::kConnectionClosed : side[s].close_error->code;
+}
+
+Error Core::closed_error(uint8_t s, const char* op) const {
+  const Error& e = *side[s].close_error;
+  std::string who = closer == s ? "locally" : "by the peer";
+  return Error{closed_code(s), std::string(op) + " after the connection was closed " + who +
+                                   " (code " + std::to_string(e.code) + ": " + e.message + ")"};
+}
+
+// ---- Streams: pooling ----
+
+Stream* Core::take_stream() {
+  if (pool.empty()) {
+    streams.push_back(std::make_unique<Stream>(*this));
+    return streams.back().get();
+  }
+  Stream* st = pool.back();
+  pool.pop_back();
+  return st;
+}
+
+void Core::recycle(Stream& st) {
+  for (Channel& c : st.ch) {
+    c.queue.clear();
+    c.queued = 0;
+    c.send_state = SendState::Open;
+    c.stopped = false;
+    c.reset_code = 0;
+    c.stop_code = 0;
+    c.order = 0;
+    c.wanted = 0;
+    c.recv_stopped = false;
+    c.recv_done = false;
+  }
+  st.in_use = false;
+  pool.push_back(&st);
+}
+
+void Core::drop_halves(Stream& st, uint8_t n) {
+  st.halves_held -= n;
+  if (st.halves_held == 0) recycle(st);
+}
+
+// ---- Connection operations ----
+
+Result<Stream*> Core::open(uint8_t s, bool bidi) {
+  if (closed) return closed_error(s, bidi ? "open_bidi" : "open_uni");
+  Side& me = side[s];
+  uint32_t& open_count = bidi ? me.open_bidi : me.open_uni;
+  if (open_count >= (bidi ? cfg.max_bidi : cfg.max_uni)) return static_cast<Stream*>(nullptr);
+  ++open_count;
+  Stream* st = take_stream();
+  uint64_t& next_id = bidi ? me.next_bidi_id : me.next_uni_id;
+  st->id = next_id;
+  next_id += 4;
+  st->opener = s;
+  st->bidi = bidi;
+  st->in_use = true;
+  st->channels = bidi ? 2 : 1;
+  st->channels_done = 0;
+  st->halves_held = bidi ? 4 : 2;
+  st->ch[0].from = s;
+  st->ch[1].from = s ^ 1;
+  Side& peer = side[s ^ 1];
+  if (bidi) {
+    peer.accept_bidi.push_back(st);
+    ++me.stats.bidi_opened;
+  } else {
+    peer.accept_uni.push_back(st);
+    ++me.stats.uni_opened;
+  }
+  peer.incoming.notify_all();
+  handles += bidi ? 2 : 1;
+  return st;
+}
+
+Result<Stream*> Core::accept(uint8_t s, bool bidi) {
+  if (closed) return closed_error(s, bidi ? "accept_bidi" : "accept_uni");
+  Side& me = side[s];
+  Ring<Stream*>& queue = bidi ? me.accept_bidi : me.accept_uni;
+  if (queue.empty()) return static_cast<Stream*>(nullptr);
+  Stream* st = queue.pop_front();
+  if (bidi) {
+    ++me.stats.bidi_accepted;
+  } else {
+    ++me.stats.uni_accepted;
+  }
+  handles += bidi ? 2 : 1;
+  return st;
+}
+
+Status Core::send_datagram(uint8_t s, Bytes payload) {
+  if (closed) return closed_error(s, "send_datagram");
+  if (payload.size() > cfg.max_datagram_size) {
+    return Error{transport_error::kDatagramTooLarge,
+                 "datagram of " + std::to_string(payload.size()) +
+                     " bytes exceeds max_datagram_size " + std::to_string(cfg.max_datagram_size)};
+  }
+  ++side[s].stats.datagrams_sent;
+  Side& peer = side[s ^ 1];
+  if (peer.datagram_queue.size() >= cfg.datagram_queue) {
+    ++peer.stats.datagrams_dropped;
+    return {};
+  }
+  peer.datagram_queue.push_back(std::move(payload));
+  ++peer.stats.datagrams_received;
+  peer.datagrams.notify_all();
+  return {};
+}
+
+std::optional<Bytes> Core::recv_datagram(uint8_t s) {
+  Side& me = side[s];
+  if (me.datagram_queue.empty()) return std::nullopt;
+  return me.datagram_queue.pop_front();
+}
+
+void Core::close(uint8_t s, uint64_t code, std::string_view reason) {
+  if (closed) return;
+  closed = true;
+  closer = s;
+  for (Side& sd : side) {
+    sd.close_error = Error{code, std::string(reason)};
+    sd.queued = 0;
+    sd.blocked.clear();
+    sd.datagram_queue.clear();
+  }
+  for (const auto& owned : streams) {
+    Stream& st = *owned;
+    if (!st.in_use) continue;
+    for (Channel& c : st.ch) {
+      c.queue.clear();
+      c.queued = 0;
+      c.blocked = false;
+      c.writable.notify_all();
+      c.readable.notify_all();
+    }
+  }
+  // Streams nobody accepted die with the connection.
+  for (Side& sd : side) {
+    while (!sd.accept_uni.empty())
+      drop_halves(*sd.accept_uni.pop_front(), 1);
+    while (!sd.accept_bidi.empty())
+      drop_halves(*sd.accept_bidi.pop_front(), 2);
+  }
+  for (Side& sd : side) {
+    sd.can_open.notify_all();
+    sd.incoming.notify_all();
+    sd.datagrams.notify_all();
+    sd.closed.notify_all();
+  }
+}
+
+// ---- Flow control and priority ----
+
+// Connection credit left for c once every stream ahead of it in the blocked list has been given
+// its shortfall. The list is sorted, so the streams ahead form a prefix: those of higher order,
+// and those of equal order that blocked before c (all of them when c is not in the list).
+uint64_t Core::room_after_priority(const Side& s, const Channel& c, uint64_t room) const {
+  for (const Channel* e : s.blocked) {
+    if (e == &c || e->order < c.order) break;
+    if (e->wanted >= room) return 0;
+    room -= e->wanted;
+  }
+  return room;
+}
+
+void Core::block(Side& s, Channel& c, uint64_t wanted) {
+  c.wanted = wanted;
+  if (c.blocked) return;  // keeps its place
+  c.block_seq = s.block_seq++;
+  insert_blocked(s, c);
+}
+
+void Core::insert_blocked(Side& s, Channel& c) {
+  c.blocked = true;
+  auto behind = [&](const Channel* e) {
+    return e->order != c.order ? e->order < c.order : e->block_seq > c.block_seq;
+  };
+  s.blocked.insert(std::find_if(s.blocked.begin(), s.blocked.end(), behind), &c);
+}
+
+void Core::unblock(Side& s, Channel& c) {
+  if (!c.blocked) return;
+  c.blocked = false;
+  c.wanted = 0;
+  s.blocked.erase(std::find(s.blocked.begin(), s.blocked.end(), &c));
+}
+
+// Wakes, in priority order, every owed stream that the free connection credit can serve.
+void Core::serve_blocked(Side& s) {
+  uint64_t room = cfg.conn_window - s.queued;
+  for (Channel* e : s.blocked) {
+    if (room == 0) break;
+    e->writable.notify_all();
+    room -= std::min(room, e->wanted);
+  }
+}
+
+// Drops the bytes the receiver has not read and gives their credit back to the sender.
+void Core::discard(Channel& c) {
+  if (c.queued == 0) return;
+  Side& snd = side[c.from];
+  snd.queued -= c.queued;
+  c.queued = 0;
+  c.queue.clear();
+  c.writable.notify_all();
+  if (!snd.blocked.empty()) serve_blocked(snd);
+}
+
+void Core::receiver_done(Channel& c) {
+  if (c.recv_done) return;
+  c.recv_done = true;
+  Stream& st = *c.stream;
+  if (++st.channels_done < st.channels || closed) return;
+  Side& opener = side[st.opener];
+  if (st.bidi) {
+    --opener.open_bidi;
+  } else {
+    --opener.open_uni;
+  }
+  opener.can_open.notify_all();
+}
+
+// ---- Sending ----
+
+Result<size_t> Core::write(Channel& c, BufChain& data) {
+  if (closed) return closed_error(c.from, "write");
+  if (c.send_state != SendState::Open) return send_state_error(c, "write");
+  if (c.stopped) {
+    return Error{c.stop_code, "write on " + stream_name(c) + " stopped by the peer with code " +
+                                  std::to_string(c.stop_code)};
+  }
+  const uint64_t want = data.size();
+  if (want == 0) return size_t{0};
+  Side& s = side[c.from];
+  const uint64_t stream_limited = std::min(want, cfg.stream_window - c.queued);
+  uint64_t conn_room = cfg.conn_window - s.queued;
+  if (!s.blocked.empty()) conn_room = room_after_priority(s, c, conn_room);
+  const uint64_t n = std::min(stream_limited, conn_room);
+  for (uint64_t left = n; left > 0;) {
+    Bytes b = data.take_front(left);
+    left -= b.size();
+    c.queue.push_back(std::move(b));
+  }
+  c.queued += n;
+  s.queued += n;
+  s.stats.bytes_sent += n;
+  side[c.from ^ 1].stats.bytes_received += n;
+  if (s.queued > s.stats.max_queued_bytes) s.stats.max_queued_bytes = s.queued;
+  if (n < stream_limited) {
+    block(s, c, stream_limited - n);  // short of connection credit: owed the rest
+  } else if (c.blocked) {
+    unblock(s, c);
+    if (!s.blocked.empty()) serve_blocked(s);
+  }
+  if (n > 0) c.readable.notify_all();
+  return size_t(n);
+}
+
+Status Core::finish(Channel& c) {
+  if (closed) return closed_error(c.from, "finish");
+  if (c.send_state != SendState::Open) return send_state_error(c, "finish");
+  if (c.stopped) {
+    return Error{c.stop_code, "finish on " + stream_name(c) + " stopped by the peer with code " +
+                                  std::to_string(c.stop_code)};
+  }
+  c.send_state = SendState::Finished;
+  Side& s = side[c.from];
+  if (c.blocked) {
+    unblock(s, c);
+    serve_blocked(s);
+  }
+  c.readable.notify_all();
+  return {};
+}
+
+Status Core::reset(Channel& c, uint64_t code) {
+  if (closed) return closed_error(c.from, "reset");
+  if (c.send_state != SendState::Open) return send_state_error(c, "reset");
+  c.send_state = SendState::Reset;
+  c.reset_code = code;
+  Side& s = side[c.from];
+  if (c.blocked) {
+    unblock(s, c);
+    serve_blocked(s);
+  }
+  if (c.stopped) return {};  // the receiver gave up already: nothing to tell it
+  ++s.stats.resets_sent;
+  ++side[c.from ^ 1].stats.resets_received;
+  discard(c);
+  c.readable.notify_all();
+  return {};
+}
+
+void Core::set_order(Channel& c, int64_t order) {
+  if (c.order == order) return;
+  c.order = order;
+  if (!c.blocked) return;
+  // Moves to its new order's place, keeping the FIFO rank it earned and what it is owed.
+  Side& s = side[c.from];
+  s.blocked.erase(std::find(s.blocked.begin(), s.blocked.end(), &c));
+  insert_blocked(s, c);
+  serve_blocked(s);
+}
+
+void Core::release_send(Channel& c) {
+  --handles;
+  if (!closed && c.send_state == SendState::Open && !c.stopped) {
+    (void)reset(c, 0);
+  } else if (c.blocked) {
+    unblock(side[c.from], c);
+  }
+  drop_halves(*c.stream, 1);
+}
+
+// ---- Receiving ----
+
+ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
+  if (closed) return {ReadStatus::Error, closed_code(c.from ^ 1)};
+  if (c.recv_stopped) return {ReadStatus::Error, transport_error::kStreamStopped};
+  if (!c.queue.empty()) {
+    Bytes& front = c.queue.front();
+    size_t n;
+    if (front.size() <= max) {
+      n = front.size();
+      chunk = std::move(front);
+      c.queue.skip_moved_front();
+    } else {
+      n = max;
+      chunk = front.slice(0, max);
+      front.advance(max);
+    }
+    c.queued -= n;
+    Side& snd = side[c.from];
+    snd.queued -= n;
+    c.writable.notify_all();
+    if (!snd.blocked.empty()) serve_blocked(snd);
+    return {ReadStatus::Data};
+  }
+  switch (c.send_state) {
+    case SendState::Open:
+      return {ReadStatus::WouldBlock};
+    case SendState::Finished:
+      receiver_done(c);
+      return {ReadStatus::Fin};
+    case SendState::Reset:
+      receiver_done(c);
+      return {ReadStatus::Reset, c.reset_code};
+  }
+  return {ReadStatus::WouldBlock};
+}
+
+void Core::stop(Channel& c, uint64_t code) {
+  if (closed || c.recv_done) return;
+  c.recv_stopped = true;
+  discard(c);
+  if (c.send_state != SendState::Reset) {
+    c.stopped = true;
+    c.stop_code = code;
+    ++side[c.from ^ 1].stats.stops_sent;
+    ++side[c.from].stats.stops_received;
+    Side& s = side[c.from];
+    if (c.blocked) {
+      unblock(s, c);
+      serve_blocked(s);
+    }
+    c.writable.notify_all();
+  }
+  receiver_done(c);
+}
+
+void Core::release_recv(Channel& c) {
+  --handles;
+  if (!closed && !c.recv_done) {
+    if (c.queue.empty() && c.send_state != SendState::Open) {
+      receiver_done(c);  // everything was read; only the FIN or the reset itself was not
+    } else {
+      stop(c, 0);
+    }
+  }
+  drop_halves(*c.stream, 1);
+}
+
+}  // namespace moq::sim::memory::detail

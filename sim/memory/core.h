@@ -1,0 +1,180 @@
+// The state two in-memory endpoints share, and the stream halves handed to the application.
+// Internal to sim/memory: include memory_transport.h instead.
+//
+// A stream is one pooled Stream object holding one Channel per direction (uni: one, bidi: two).
+// A Channel is the queue of Bytes slices from its sending side to its receiving side plus both
+// sides' state; its SendHalf and RecvHalf are the objects behind SendStreamPtr and RecvStreamPtr.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "model/async/executor.h"
+#include "model/base/buf_chain.h"
+#include "model/base/bytes.h"
+#include "model/base/result.h"
+#include "model/transport.h"
+#include "sim/memory/memory_transport.h"
+#include "sim/memory/ring.h"
+
+namespace moq::sim::memory::detail {
+
+struct Channel;
+struct Core;
+struct Stream;
+
+class SendHalf final : public SendStream {
+ public:
+  explicit SendHalf(Channel& channel) : ch_(&channel) {}
+  uint64_t id() const override;
+  Result<size_t> write(BufChain& data) override;
+  Status finish() override;
+  Status reset(uint64_t code) override;
+  void set_send_order(int64_t order) override;
+  WaitList& writable() override;
+  std::optional<uint64_t> stop_code() const override;
+  void release() override;
+
+ private:
+  Core& core() const;
+  Channel* ch_;
+};
+
+class RecvHalf final : public RecvStream {
+ public:
+  explicit RecvHalf(Channel& channel) : ch_(&channel) {}
+  uint64_t id() const override;
+  ReadResult read(Bytes& chunk, size_t max) override;
+  void stop(uint64_t code) override;
+  WaitList& readable() override;
+  void release() override;
+
+ private:
+  Core& core() const;
+  Channel* ch_;
+};
+
+enum class SendState : uint8_t { Open, Finished, Reset };
+
+struct Channel {
+  explicit Channel(Stream& s) : stream(&s), send(*this), recv(*this) {}
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  Stream* stream;
+  SendHalf send;
+  RecvHalf recv;
+  Ring<Bytes> queue;    // written, not yet read
+  uint64_t queued = 0;  // bytes in queue
+  uint8_t from = 0;     // the sending side
+
+  // Sending side.
+  SendState send_state = SendState::Open;
+  bool stopped = false;  // the receiver sent STOP_SENDING
+  uint64_t reset_code = 0;
+  uint64_t stop_code = 0;
+  int64_t order = 0;
+  bool blocked = false;    // in the sender's list of streams owed connection credit
+  uint64_t block_seq = 0;  // FIFO rank among equal send orders
+  uint64_t wanted = 0;     // the shortfall owed while blocked
+
+  // Receiving side.
+  bool recv_stopped = false;  // our own stop(): reads fail with kStreamStopped
+  bool recv_done = false;     // read the FIN or the reset, stopped, or dropped: credit counted
+
+  WaitList writable{"stream writable"};
+  WaitList readable{"stream readable"};
+};
+
+struct Stream {
+  explicit Stream(Core& owner) : core(&owner), ch{Channel(*this), Channel(*this)} {}
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  Core* core;
+  uint64_t id = 0;
+  uint8_t opener = 0;
+  bool bidi = false;
+  bool in_use = false;
+  uint8_t channels = 1;       // 1 (uni) or 2 (bidi)
+  uint8_t channels_done = 0;  // channels whose receiving half is done
+  uint8_t halves_held = 0;    // halves not yet released (the accept queue holds the acceptor's)
+  Channel ch[2];              // ch[0]: opener -> acceptor; ch[1]: acceptor -> opener (bidi)
+};
+
+// One endpoint's state.
+struct Side {
+  ConnectionStats stats;
+  std::optional<Error> close_error;
+  WaitList can_open{"stream credit"};
+  WaitList incoming{"incoming stream"};
+  WaitList datagrams{"datagram"};
+  WaitList closed{"connection closed"};
+  Ring<Stream*> accept_uni;  // opened by the peer, not yet accepted
+  Ring<Stream*> accept_bidi;
+  Ring<Bytes> datagram_queue;
+  uint32_t open_uni = 0;  // streams this side opened whose credit is not back yet
+  uint32_t open_bidi = 0;
+  uint64_t next_uni_id;
+  uint64_t next_bidi_id;
+  uint64_t queued = 0;  // bytes this side sent that the peer has not read
+  // Channels owed connection credit, sorted by (order descending, block_seq ascending).
+  std::vector<Channel*> blocked;
+  uint64_t block_seq = 0;
+};
+
+struct Core {
+  Core(Executor& ex, const PairConfig& config);
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  Executor* executor;
+  PairConfig cfg;
+  Side side[2];
+  bool closed = false;
+  uint8_t closer = 0;
+  uint32_t connections = 2;                      // MemoryConnection objects alive
+  uint64_t handles = 0;                          // stream handles held by the application
+  std::vector<std::unique_ptr<Stream>> streams;  // every Stream ever made, in use or pooled
+  std::vector<Stream*> pool;
+
+  // Connection operations.
+  Result<Stream*> open(uint8_t s, bool bidi);
+  Result<Stream*> accept(uint8_t s, bool bidi);
+  Status send_datagram(uint8_t s, Bytes payload);
+  std::optional<Bytes> recv_datagram(uint8_t s);
+  void close(uint8_t s, uint64_t code, std::string_view reason);
+
+  // Stream operations.
+  Result<size_t> write(Channel& c, BufChain& data);
+  Status finish(Channel& c);
+  Status reset(Channel& c, uint64_t code);
+  void set_order(Channel& c, int64_t order);
+  ReadResult read(Channel& c, Bytes& chunk, size_t max);
+  void stop(Channel& c, uint64_t code);
+  void release_send(Channel& c);
+  void release_recv(Channel& c);
+
+  // The error for an operation by side s on the closed connection.
+  Error closed_error(uint8_t s, const char* op) const;
+  uint64_t closed_code(uint8_t s) const;
+  // Drops one reference to the core (a connection or a handle); deletes it at zero.
+  static void unref(Core* core);
+
+ private:
+  Stream* take_stream();
+  void recycle(Stream& st);
+  void drop_halves(Stream& st, uint8_t n);
+  void discard(Channel& c);
+  void receiver_done(Channel& c);
+  void block(Side& s, Channel& c, uint64_t wanted);
+  void insert_blocked(Side& s, Channel& c);
+  void unblock(Side& s, Channel& c);
+  uint64_t room_after_priority(const Side& s, const Channel& c, uint64_t room) const;
+  void serve_blocked(Side& s);
+};
+
+}  // namespace moq::sim::memory::detail

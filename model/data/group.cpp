@@ -1,0 +1,206 @@
+#include "model/data/group.h"
+
+#include <new>
+#include <string>
+
+#include "model/data/errors.h"
+
+namespace moq {
+namespace detail {
+
+namespace {
+// Destroys and re-creates a wait list in place: unlinks stale waiters without waking them.
+void reset_wait_list(WaitList& list, const char* what) {
+  list.~WaitList();
+  new (&list) WaitList(what);
+}
+}  // namespace
+
+void GroupState::release() {
+  if (--refs != 0) return;
+  if (pool) {
+    pool->give_back(this);
+  } else {
+    delete this;
+  }
+}
+
+void GroupState::recycle(uint64_t seq) {
+  sequence = seq;
+  status = GroupStatus::Open;
+  producer_attached = false;
+  bytes = 0;
+  frames.clear();
+  chunks.clear();  // releases payload references now, keeps capacity
+  error.code = 0;
+  error.message.clear();
+  reset_wait_list(readable, "group frames");
+  reset_wait_list(closed, "group closed");
+  cache = nullptr;
+  next_idle = nullptr;
+}
+
+GroupState* GroupPool::take(uint64_t sequence) {
+  GroupState* g = idle_;
+  if (g) {
+    idle_ = g->next_idle;
+    --idle_count_;
+    g->next_idle = nullptr;
+    g->sequence = sequence;
+  } else {
+    g = new GroupState(this);
+    g->sequence = sequence;
+  }
+  ++outstanding_;
+  return g;
+}
+
+void GroupPool::give_back(GroupState* g) {
+  --outstanding_;
+  if (closed_ || idle_count_ >= max_idle_) {
+    delete g;
+    if (closed_ && outstanding_ == 0) delete this;
+    return;
+  }
+  g->recycle(0);
+  g->next_idle = idle_;
+  idle_ = g;
+  ++idle_count_;
+}
+
+void GroupPool::close() {
+  closed_ = true;
+  while (GroupState* g = idle_) {
+    idle_ = g->next_idle;
+    delete g;
+  }
+  idle_count_ = 0;
+  if (outstanding_ == 0) delete this;
+}
+
+}  // namespace detail
+
+GroupProducer GroupProducer::create(uint64_t sequence) {
+  auto* s = new detail::GroupState(nullptr);
+  s->sequence = sequence;
+  return GroupProducer(s);
+}
+
+GroupProducer& GroupProducer::operator=(GroupProducer&& o) noexcept {
+  if (this != &o) {
+    detach();
+    s_ = std::move(o.s_);
+  }
+  return *this;
+}
+
+GroupProducer::~GroupProducer() {
+  detach();
+}
+
+void GroupProducer::detach() {
+  if (!s_) return;
+  s_->producer_attached = false;
+  if (s_->status == GroupStatus::Open) {
+    abort(Error{data_error::kProducerDropped,
+                "group " + std::to_string(s_->sequence) + " producer dropped before finish"});
+  }
+  s_.reset();
+}
+
+Status GroupProducer::check_writable(uint64_t n) const {
+  const detail::GroupState& s = *s_;
+  if (s.status != GroupStatus::Open) {
+    return Error{data_error::kClosed,
+                 "write_frame: group " + std::to_string(s.sequence) + " is " +
+                     (s.status == GroupStatus::Finished ? "finished" : "aborted")};
+  }
+  if (n > kMaxGroupBytes - s.bytes) {
+    return Error{data_error::kTooLarge, "write_frame: frame of " + std::to_string(n) +
+                                            " bytes would exceed the group limit of " +
+                                            std::to_string(kMaxGroupBytes) + " bytes (group " +
+                                            std::to_string(s.sequence) + " holds " +
+                                            std::to_string(s.bytes) + ")"};
+  }
+  return {};
+}
+
+void GroupProducer::appended(uint64_t n) {
+  detail::GroupState& s = *s_;
+  s.bytes += n;
+  if (s.cache && n) detail::cached_group_grew(*s.cache, n);
+  s.readable.notify_all();
+}
+
+Status GroupProducer::write_frame(uint64_t timestamp, Bytes payload) {
+  const uint64_t n = payload.size();
+  if (Status st = check_writable(n); !st) return st;
+  detail::GroupState& s = *s_;
+  const auto first = static_cast<uint32_t>(s.chunks.size());
+  if (n) s.chunks.push_back(std::move(payload));
+  s.frames.push_back({timestamp, n, first, n ? 1u : 0u});
+  appended(n);
+  return {};
+}
+
+Status GroupProducer::write_frame(uint64_t timestamp, BufChain& payload) {
+  const uint64_t n = payload.size();
+  if (Status st = check_writable(n); !st) return st;
+  detail::GroupState& s = *s_;
+  const auto first = static_cast<uint32_t>(s.chunks.size());
+  uint32_t count = 0;
+  while (!payload.empty()) {
+    s.chunks.push_back(payload.take_front(SIZE_MAX));
+    ++count;
+  }
+  payload.clear();
+  s.frames.push_back({timestamp, n, first, count});
+  appended(n);
+  return {};
+}
+
+Status GroupProducer::write_frame(uint64_t timestamp, std::span<const Bytes> chunks) {
+  uint64_t n = 0;
+  for (const Bytes& c : chunks)
+    n += c.size();
+  if (Status st = check_writable(n); !st) return st;
+  detail::GroupState& s = *s_;
+  const auto first = static_cast<uint32_t>(s.chunks.size());
+  uint32_t count = 0;
+  for (const Bytes& c : chunks) {
+    if (c.empty()) continue;
+    s.chunks.push_back(c);
+    ++count;
+  }
+  s.frames.push_back({timestamp, n, first, count});
+  appended(n);
+  return {};
+}
+
+Status GroupProducer::finish() {
+  detail::GroupState& s = *s_;
+  if (s.status != GroupStatus::Open) {
+    return Error{data_error::kClosed,
+                 "finish: group " + std::to_string(s.sequence) + " is already " +
+                     (s.status == GroupStatus::Finished ? "finished" : "aborted")};
+  }
+  s.status = GroupStatus::Finished;
+  s.readable.notify_all();
+  s.closed.notify_all();
+  return {};
+}
+
+void GroupProducer::abort(Error reason) {
+  detail::GroupState& s = *s_;
+  if (s.status != GroupStatus::Open) return;
+  s.status = GroupStatus::Aborted;
+  s.error = std::move(reason);
+  s.readable.notify_all();
+  s.closed.notify_all();
+}
+
+GroupConsumer GroupProducer::consume() const {
+  return GroupConsumer(s_, 0);
+}
+
+}  // namespace moq

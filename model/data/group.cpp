@@ -28,7 +28,6 @@ void GroupState::release() {
 void GroupState::recycle(uint64_t seq) {
   sequence = seq;
   status = GroupStatus::Open;
-  producer_attached = false;
   bytes = 0;
   frames.clear();
   chunks.clear();  // releases payload references now, keeps capacity
@@ -100,7 +99,6 @@ GroupProducer::~GroupProducer() {
 
 void GroupProducer::detach() {
   if (!s_) return;
-  s_->producer_attached = false;
   if (s_->status == GroupStatus::Open) {
     abort(Error{data_error::kProducerDropped,
                 "group " + std::to_string(s_->sequence) + " producer dropped before finish"});
@@ -108,21 +106,18 @@ void GroupProducer::detach() {
   s_.reset();
 }
 
-Status GroupProducer::check_writable(uint64_t n) const {
+Error GroupProducer::write_error(uint64_t n) const {
   const detail::GroupState& s = *s_;
   if (s.status != GroupStatus::Open) {
     return Error{data_error::kClosed,
                  "write_frame: group " + std::to_string(s.sequence) + " is " +
                      (s.status == GroupStatus::Finished ? "finished" : "aborted")};
   }
-  if (n > kMaxGroupBytes - s.bytes) {
-    return Error{data_error::kTooLarge, "write_frame: frame of " + std::to_string(n) +
-                                            " bytes would exceed the group limit of " +
-                                            std::to_string(kMaxGroupBytes) + " bytes (group " +
-                                            std::to_string(s.sequence) + " holds " +
-                                            std::to_string(s.bytes) + ")"};
-  }
-  return {};
+  return Error{data_error::kTooLarge, "write_frame: frame of " + std::to_string(n) +
+                                          " bytes would exceed the group limit of " +
+                                          std::to_string(kMaxGroupBytes) + " bytes (group " +
+                                          std::to_string(s.sequence) + " holds " +
+                                          std::to_string(s.bytes) + ")"};
 }
 
 void GroupProducer::appended(uint64_t n) {
@@ -134,7 +129,7 @@ void GroupProducer::appended(uint64_t n) {
 
 Status GroupProducer::write_frame(uint64_t timestamp, Bytes payload) {
   const uint64_t n = payload.size();
-  if (Status st = check_writable(n); !st) return st;
+  if (!writable(n)) return write_error(n);
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   if (n) s.chunks.push_back(std::move(payload));
@@ -145,7 +140,7 @@ Status GroupProducer::write_frame(uint64_t timestamp, Bytes payload) {
 
 Status GroupProducer::write_frame(uint64_t timestamp, BufChain& payload) {
   const uint64_t n = payload.size();
-  if (Status st = check_writable(n); !st) return st;
+  if (!writable(n)) return write_error(n);
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;
@@ -163,7 +158,7 @@ Status GroupProducer::write_frame(uint64_t timestamp, std::span<const Bytes> chu
   uint64_t n = 0;
   for (const Bytes& c : chunks)
     n += c.size();
-  if (Status st = check_writable(n); !st) return st;
+  if (!writable(n)) return write_error(n);
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;

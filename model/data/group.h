@@ -77,8 +77,7 @@ class GroupState {
   uint32_t refs = 0;
   uint64_t sequence = 0;
   GroupStatus status = GroupStatus::Open;
-  bool producer_attached = false;  // a GroupProducer was handed out and is alive
-  uint64_t bytes = 0;              // payload bytes of all frames
+  uint64_t bytes = 0;  // payload bytes of all frames
   std::vector<FrameEntry> frames;
   std::vector<Bytes> chunks;
   Error error;  // why it aborted
@@ -159,9 +158,13 @@ class GroupProducer {
 
  private:
   friend class TrackProducer;
-  explicit GroupProducer(detail::GroupState* s) : s_(s) { s_->producer_attached = true; }
+  explicit GroupProducer(detail::GroupState* s) : s_(s) {}
   void detach();
-  Status check_writable(uint64_t n) const;
+  // True when a frame of n bytes may be appended; the error is built only on failure.
+  bool writable(uint64_t n) const {
+    return s_->status == GroupStatus::Open && n <= kMaxGroupBytes - s_->bytes;
+  }
+  Error write_error(uint64_t n) const;
   void appended(uint64_t n);
 
   Ref<detail::GroupState> s_;

@@ -2,9 +2,11 @@
 // It exercises the counters end to end (tests run it under callgrind; on a machine with a PMU it
 // checks the perf backend), and shows how a program adopts the callgrind re-exec.
 //
-//   moq_counter_probe --counter callgrind|perf [--iterations N] [--rounds R] [--event E]
-//                     [--cpu C]
-// prints one line per round:
+//   moq_counter_probe --counter callgrind|perf [--iterations N] [--rounds R] [--allocate A]
+//                     [--event E] [--cpu C]
+// Each round runs N loop iterations and A allocations of 32 bytes. It prints the allocation
+// counter's coverage, then one line per round:
+//   alloc_coverage=<name>
 //   round=<i> backend=<name> event=<event> instructions=<n> multiplexed=<0|1> allocs=<a> bytes=<b>
 #include <charconv>
 #include <cstdint>
@@ -29,10 +31,18 @@ __attribute__((noinline)) void spin(uint64_t iterations) {
     sink = sink + i;
 }
 
+__attribute__((noinline)) void allocate(uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i) {
+    char* p = new char[32];
+    asm volatile("" : : "g"(p) : "memory");  // keeps the new/delete pair from being elided
+    delete[] p;
+  }
+}
+
 int usage(const std::string& why) {
   fprintf(stderr,
           "moq_counter_probe: %s\nusage: moq_counter_probe --counter callgrind|perf "
-          "[--iterations N] [--rounds R] [--event E] [--cpu C]\n",
+          "[--iterations N] [--rounds R] [--allocate A] [--event E] [--cpu C]\n",
           why.c_str());
   return 2;
 }
@@ -48,6 +58,7 @@ int main(int argc, char** argv) {
   CounterOptions options;
   uint64_t iterations = 1000;
   uint64_t rounds = 2;
+  uint64_t allocations = 0;
   bool have_backend = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view flag = argv[i];
@@ -59,12 +70,14 @@ int main(int argc, char** argv) {
       if (!b) return usage(b.error().message);
       options.backend = *b;
       have_backend = true;
-    } else if (flag == "--iterations" || flag == "--rounds" || flag == "--cpu") {
+    } else if (flag == "--iterations" || flag == "--rounds" || flag == "--allocate" ||
+               flag == "--cpu") {
       if (!parse_u64(value, n)) {
         return usage(std::string(flag) + " wants a number, got '" + std::string(value) + "'");
       }
       if (flag == "--iterations") iterations = n;
       if (flag == "--rounds") rounds = n;
+      if (flag == "--allocate") allocations = n;
       if (flag == "--cpu") options.perf.pin_cpu = static_cast<int>(n);
     } else if (flag == "--event") {
       options.perf.event = value;
@@ -85,6 +98,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   InstructionCounter& c = **counter;
+  printf("alloc_coverage=%s\n", alloc_coverage_name(alloc_counting_coverage()));
   for (uint64_t r = 0; r < rounds; ++r) {
     AllocScope allocs;
     if (moq::Status s = c.start(); !s) {
@@ -92,6 +106,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     spin(iterations);
+    allocate(allocations);
     // Read the allocations before stop(): stop() itself allocates (callgrind reads a file).
     const AllocSnapshot a = allocs.delta();
     moq::Result<InstrReading> reading = c.stop();

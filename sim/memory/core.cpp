@@ -1,6 +1,9 @@
+// The shared state's operations, and the stream halves that forward to them (defined here so
+// that the per-chunk paths, write() and read(), compile into one function each).
 #include "sim/memory/core.h"
 
 #include <algorithm>
+#include <new>
 #include <string>
 
 namespace moq::sim::memory::detail {
@@ -18,6 +21,15 @@ Error send_state_error(const Channel& c, const char* op) {
   }
   return Error{transport_error::kStreamReset,
                std::string(op) + " on " + stream_name(c) + " after reset()"};
+}
+
+// Moves the first n bytes of data (fewer than it holds) into c's queue.
+[[gnu::noinline]] void take_partial(Channel& c, BufChain& data, uint64_t n) {
+  for (uint64_t left = n; left > 0;) {
+    Bytes b = data.take_front(left);
+    left -= b.size();
+    c.queue.push_back(std::move(b));
+  }
 }
 
 }  // namespace
@@ -45,6 +57,13 @@ Error Core::closed_error(uint8_t s, const char* op) const {
                                    " (code " + std::to_string(e.code) + ": " + e.message + ")"};
 }
 
+Error Core::send_refused(const Channel& c, const char* op) const {
+  if (closed) return closed_error(c.from, op);
+  if (c.send_state != SendState::Open) return send_state_error(c, op);
+  return Error{c.stop_code, std::string(op) + " on " + stream_name(c) +
+                                " stopped by the peer with code " + std::to_string(c.stop_code)};
+}
+
 // ---- Streams: pooling ----
 
 Stream* Core::take_stream() {
@@ -61,6 +80,8 @@ void Core::recycle(Stream& st) {
   for (Channel& c : st.ch) {
     c.queue.clear();
     c.queued = 0;
+    c.write_ok = false;
+    c.read_ok = false;
     c.send_state = SendState::Open;
     c.stopped = false;
     c.reset_code = 0;
@@ -97,8 +118,14 @@ Result<Stream*> Core::open(uint8_t s, bool bidi) {
   st->channels = bidi ? 2 : 1;
   st->channels_done = 0;
   st->halves_held = bidi ? 4 : 2;
-  st->ch[0].from = s;
-  st->ch[1].from = s ^ 1;
+  for (uint8_t i = 0; i < st->channels; ++i) {
+    Channel& c = st->ch[i];
+    c.from = s ^ i;
+    c.snd = &side[c.from];
+    c.rcv = &side[c.from ^ 1];
+    c.write_ok = true;
+    c.read_ok = true;
+  }
   Side& peer = side[s ^ 1];
   if (bidi) {
     peer.accept_bidi.push_back(st);
@@ -169,6 +196,8 @@ void Core::close(uint8_t s, uint64_t code, std::string_view reason) {
       c.queue.clear();
       c.queued = 0;
       c.blocked = false;
+      c.write_ok = false;
+      c.read_ok = false;
       c.writable.notify_all();
       c.readable.notify_all();
     }
@@ -237,7 +266,7 @@ void Core::serve_blocked(Side& s) {
 // Drops the bytes the receiver has not read and gives their credit back to the sender.
 void Core::discard(Channel& c) {
   if (c.queued == 0) return;
-  Side& snd = side[c.from];
+  Side& snd = *c.snd;
   snd.queued -= c.queued;
   c.queued = 0;
   c.queue.clear();
@@ -261,29 +290,32 @@ void Core::receiver_done(Channel& c) {
 
 // ---- Sending ----
 
-Result<size_t> Core::write(Channel& c, BufChain& data) {
-  if (closed) return closed_error(c.from, "write");
-  if (c.send_state != SendState::Open) return send_state_error(c, "write");
-  if (c.stopped) {
-    return Error{c.stop_code, "write on " + stream_name(c) + " stopped by the peer with code " +
-                                  std::to_string(c.stop_code)};
-  }
+// Every case of write(): refusals, several chunks, short windows, priority claims, waiters.
+[[gnu::noinline]] Result<size_t> Core::write(Channel& c, BufChain& data) {
+  if (!c.write_ok) return send_refused(c, "write");
+  Side& s = *c.snd;
   const uint64_t want = data.size();
   if (want == 0) return size_t{0};
-  Side& s = side[c.from];
   const uint64_t stream_limited = std::min(want, cfg.stream_window - c.queued);
   uint64_t conn_room = cfg.conn_window - s.queued;
   if (!s.blocked.empty()) conn_room = room_after_priority(s, c, conn_room);
   const uint64_t n = std::min(stream_limited, conn_room);
-  for (uint64_t left = n; left > 0;) {
-    Bytes b = data.take_front(left);
-    left -= b.size();
-    c.queue.push_back(std::move(b));
+  if (n == want) {
+    Bytes& front = data.front();
+    if (front.size() == want) {
+      c.queue.push_back(std::move(front));  // one chunk: move it, no reference counting
+    } else {
+      for (const Bytes& b : data.chunks())
+        c.queue.push_back(Bytes(b));
+    }
+    data.clear();  // keeps the chain's capacity
+  } else if (n > 0) {
+    take_partial(c, data, n);
   }
   c.queued += n;
   s.queued += n;
   s.stats.bytes_sent += n;
-  side[c.from ^ 1].stats.bytes_received += n;
+  c.rcv->stats.bytes_received += n;
   if (s.queued > s.stats.max_queued_bytes) s.stats.max_queued_bytes = s.queued;
   if (n < stream_limited) {
     block(s, c, stream_limited - n);  // short of connection credit: owed the rest
@@ -291,23 +323,24 @@ Result<size_t> Core::write(Channel& c, BufChain& data) {
     unblock(s, c);
     if (!s.blocked.empty()) serve_blocked(s);
   }
-  if (n > 0) c.readable.notify_all();
+  if (!c.readable.empty()) c.readable.notify_all();
   return size_t(n);
 }
 
-Status Core::finish(Channel& c) {
-  if (closed) return closed_error(c.from, "finish");
-  if (c.send_state != SendState::Open) return send_state_error(c, "finish");
-  if (c.stopped) {
-    return Error{c.stop_code, "finish on " + stream_name(c) + " stopped by the peer with code " +
-                                  std::to_string(c.stop_code)};
-  }
-  c.send_state = SendState::Finished;
-  Side& s = side[c.from];
+// Leaves the Open state (finish or reset): no more writes, no more claim on connection credit.
+void Core::end_sending(Channel& c) {
+  c.write_ok = false;
   if (c.blocked) {
+    Side& s = *c.snd;
     unblock(s, c);
     serve_blocked(s);
   }
+}
+
+Status Core::finish(Channel& c) {
+  if (!c.write_ok) return send_refused(c, "finish");
+  c.send_state = SendState::Finished;
+  end_sending(c);
   c.readable.notify_all();
   return {};
 }
@@ -317,14 +350,10 @@ Status Core::reset(Channel& c, uint64_t code) {
   if (c.send_state != SendState::Open) return send_state_error(c, "reset");
   c.send_state = SendState::Reset;
   c.reset_code = code;
-  Side& s = side[c.from];
-  if (c.blocked) {
-    unblock(s, c);
-    serve_blocked(s);
-  }
+  end_sending(c);
   if (c.stopped) return {};  // the receiver gave up already: nothing to tell it
-  ++s.stats.resets_sent;
-  ++side[c.from ^ 1].stats.resets_received;
+  ++c.snd->stats.resets_sent;
+  ++c.rcv->stats.resets_received;
   discard(c);
   c.readable.notify_all();
   return {};
@@ -335,7 +364,7 @@ void Core::set_order(Channel& c, int64_t order) {
   c.order = order;
   if (!c.blocked) return;
   // Moves to its new order's place, keeping the FIFO rank it earned and what it is owed.
-  Side& s = side[c.from];
+  Side& s = *c.snd;
   s.blocked.erase(std::find(s.blocked.begin(), s.blocked.end(), &c));
   insert_blocked(s, c);
   serve_blocked(s);
@@ -343,38 +372,36 @@ void Core::set_order(Channel& c, int64_t order) {
 
 void Core::release_send(Channel& c) {
   --handles;
-  if (!closed && c.send_state == SendState::Open && !c.stopped) {
-    (void)reset(c, 0);
-  } else if (c.blocked) {
-    unblock(side[c.from], c);
-  }
+  if (!closed && c.send_state == SendState::Open && !c.stopped) (void)reset(c, 0);
   drop_halves(*c.stream, 1);
 }
 
 // ---- Receiving ----
 
-ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
+// Every case of read(): nothing to hand out, a chunk larger than max, waiters to wake.
+[[gnu::noinline]] ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
+  if (!c.read_ok || c.queue.empty()) return read_without_data(c);
+  Bytes& front = c.queue.front();
+  size_t n = front.size();
+  if (n <= max) {
+    chunk = std::move(front);
+    c.queue.skip_moved_front();
+  } else {
+    n = max;
+    chunk = front.slice(0, max);
+    front.advance(max);
+  }
+  c.queued -= n;
+  Side& snd = *c.snd;
+  snd.queued -= n;
+  c.writable.notify_all();
+  if (!snd.blocked.empty()) serve_blocked(snd);
+  return {ReadStatus::Data};
+}
+
+ReadResult Core::read_without_data(Channel& c) {
   if (closed) return {ReadStatus::Error, closed_code(c.from ^ 1)};
   if (c.recv_stopped) return {ReadStatus::Error, transport_error::kStreamStopped};
-  if (!c.queue.empty()) {
-    Bytes& front = c.queue.front();
-    size_t n;
-    if (front.size() <= max) {
-      n = front.size();
-      chunk = std::move(front);
-      c.queue.skip_moved_front();
-    } else {
-      n = max;
-      chunk = front.slice(0, max);
-      front.advance(max);
-    }
-    c.queued -= n;
-    Side& snd = side[c.from];
-    snd.queued -= n;
-    c.writable.notify_all();
-    if (!snd.blocked.empty()) serve_blocked(snd);
-    return {ReadStatus::Data};
-  }
   switch (c.send_state) {
     case SendState::Open:
       return {ReadStatus::WouldBlock};
@@ -391,17 +418,14 @@ ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
 void Core::stop(Channel& c, uint64_t code) {
   if (closed || c.recv_done) return;
   c.recv_stopped = true;
+  c.read_ok = false;
   discard(c);
   if (c.send_state != SendState::Reset) {
     c.stopped = true;
     c.stop_code = code;
-    ++side[c.from ^ 1].stats.stops_sent;
-    ++side[c.from].stats.stops_received;
-    Side& s = side[c.from];
-    if (c.blocked) {
-      unblock(s, c);
-      serve_blocked(s);
-    }
+    ++c.rcv->stats.stops_sent;
+    ++c.snd->stats.stops_received;
+    end_sending(c);
     c.writable.notify_all();
   }
   receiver_done(c);
@@ -417,6 +441,97 @@ void Core::release_recv(Channel& c) {
     }
   }
   drop_halves(*c.stream, 1);
+}
+
+// ---- The halves the application holds ----
+
+uint64_t SendHalf::id() const {
+  return ch_->stream->id;
+}
+// The per-chunk path, kept small enough to need no stack frame: one chunk that fits both
+// windows, with no claim on connection credit and nobody waiting, moves straight into the
+// receiver's queue. Everything else goes to Core::write.
+Result<size_t> SendHalf::write(BufChain& data) {
+  Channel& c = *ch_;
+  const Core& core = *c.core;
+  Side& s = *c.snd;
+  const uint64_t want = data.size();
+  // (A stream in the blocked list implies a non-empty list: one test covers both.)
+  if (c.write_ok && want != 0 && s.blocked.empty() && !c.queue.full() &&
+      want <= core.cfg.stream_window - c.queued && want <= core.cfg.conn_window - s.queued &&
+      c.readable.empty()) [[likely]] {
+    Bytes& front = data.front();
+    if (front.size() == want) [[likely]] {
+      c.queue.push_back(std::move(front));
+      c.queued += want;
+      s.queued += want;
+      s.stats.bytes_sent += want;
+      c.rcv->stats.bytes_received += want;
+      if (s.queued > s.stats.max_queued_bytes) s.stats.max_queued_bytes = s.queued;
+      Result<size_t> taken(want);
+      data.clear();  // last: only the moved-from chunk is left; the chain keeps its capacity
+      return taken;
+    }
+  }
+  return c.core->write(c, data);
+}
+Status SendHalf::finish() {
+  return ch_->core->finish(*ch_);
+}
+Status SendHalf::reset(uint64_t code) {
+  return ch_->core->reset(*ch_, code);
+}
+void SendHalf::set_send_order(int64_t order) {
+  ch_->core->set_order(*ch_, order);
+}
+WaitList& SendHalf::writable() {
+  return ch_->writable;
+}
+std::optional<uint64_t> SendHalf::stop_code() const {
+  if (!ch_->stopped) return std::nullopt;
+  return ch_->stop_code;
+}
+void SendHalf::release() {
+  Core* core = ch_->core;
+  core->release_send(*ch_);
+  Core::unref(core);
+}
+
+uint64_t RecvHalf::id() const {
+  return ch_->stream->id;
+}
+// The per-chunk path, kept small: the front chunk fits, nobody waits to write and nobody is
+// owed connection credit. Everything else goes to Core::read.
+ReadResult RecvHalf::read(Bytes& chunk, size_t max) {
+  Channel& c = *ch_;
+  Side& snd = *c.snd;
+  if (c.read_ok && !c.queue.empty() && c.writable.empty() && snd.blocked.empty()) [[likely]] {
+    Bytes& front = c.queue.front();
+    const size_t n = front.size();
+    if (n <= max) [[likely]] {
+      chunk.swap(front);  // the slot now holds the caller's previous chunk
+      c.queue.skip_moved_front();
+      c.queued -= n;
+      snd.queued -= n;
+      // Last, so that little is live across the call: release the previous chunk, leaving the
+      // slot empty as the ring expects.
+      front.~Bytes();
+      new (&front) Bytes();
+      return {ReadStatus::Data};
+    }
+  }
+  return c.core->read(c, chunk, max);
+}
+void RecvHalf::stop(uint64_t code) {
+  ch_->core->stop(*ch_, code);
+}
+WaitList& RecvHalf::readable() {
+  return ch_->readable;
+}
+void RecvHalf::release() {
+  Core* core = ch_->core;
+  core->release_recv(*ch_);
+  Core::unref(core);
 }
 
 }  // namespace moq::sim::memory::detail

@@ -24,6 +24,7 @@ namespace moq::sim::memory::detail {
 
 struct Channel;
 struct Core;
+struct Side;
 struct Stream;
 
 class SendHalf final : public SendStream {
@@ -39,7 +40,6 @@ class SendHalf final : public SendStream {
   void release() override;
 
  private:
-  Core& core() const;
   Channel* ch_;
 };
 
@@ -53,23 +53,29 @@ class RecvHalf final : public RecvStream {
   void release() override;
 
  private:
-  Core& core() const;
   Channel* ch_;
 };
 
 enum class SendState : uint8_t { Open, Finished, Reset };
 
 struct Channel {
-  explicit Channel(Stream& s) : stream(&s), send(*this), recv(*this) {}
+  Channel(Stream& s, Core& c) : stream(&s), core(&c), send(*this), recv(*this) {}
   Channel(const Channel&) = delete;
   Channel& operator=(const Channel&) = delete;
 
   Stream* stream;
+  Core* core;
+  Side* snd = nullptr;  // the sending side's state
+  Side* rcv = nullptr;  // the receiving side's state
   SendHalf send;
   RecvHalf recv;
   Ring<Bytes> queue;    // written, not yet read
   uint64_t queued = 0;  // bytes in queue
-  uint8_t from = 0;     // the sending side
+  uint8_t from = 0;     // the sending side's index
+
+  // Gates of the fast paths: one test each instead of one per state that refuses.
+  bool write_ok = false;  // Open, not stopped, connection open
+  bool read_ok = false;   // not stopped by the receiver, connection open
 
   // Sending side.
   SendState send_state = SendState::Open;
@@ -90,7 +96,7 @@ struct Channel {
 };
 
 struct Stream {
-  explicit Stream(Core& owner) : core(&owner), ch{Channel(*this), Channel(*this)} {}
+  explicit Stream(Core& owner) : core(&owner), ch{Channel(*this, owner), Channel(*this, owner)} {}
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
@@ -148,33 +154,42 @@ struct Core {
   std::optional<Bytes> recv_datagram(uint8_t s);
   void close(uint8_t s, uint64_t code, std::string_view reason);
 
-  // Stream operations.
+  // Stream operations. The halves' write() and read() handle the per-chunk fast paths
+  // themselves and come here for everything else.
   Result<size_t> write(Channel& c, BufChain& data);
   Status finish(Channel& c);
   Status reset(Channel& c, uint64_t code);
   void set_order(Channel& c, int64_t order);
   ReadResult read(Channel& c, Bytes& chunk, size_t max);
+  // read() when no data can be handed out: closed, stopped, empty, FIN or reset.
+  ReadResult read_without_data(Channel& c);
   void stop(Channel& c, uint64_t code);
   void release_send(Channel& c);
   void release_recv(Channel& c);
 
   // The error for an operation by side s on the closed connection.
   Error closed_error(uint8_t s, const char* op) const;
+  // Why write() or finish() refuses: the connection is closed, or the stream finished, reset or
+  // stopped.
+  Error send_refused(const Channel& c, const char* op) const;
   uint64_t closed_code(uint8_t s) const;
   // Drops one reference to the core (a connection or a handle); deletes it at zero.
   static void unref(Core* core);
+
+  // Flow control and priority, used by the halves' write() and read().
+  void block(Side& s, Channel& c, uint64_t wanted);
+  void unblock(Side& s, Channel& c);
+  uint64_t room_after_priority(const Side& s, const Channel& c, uint64_t room) const;
+  void serve_blocked(Side& s);
 
  private:
   Stream* take_stream();
   void recycle(Stream& st);
   void drop_halves(Stream& st, uint8_t n);
   void discard(Channel& c);
+  void end_sending(Channel& c);
   void receiver_done(Channel& c);
-  void block(Side& s, Channel& c, uint64_t wanted);
   void insert_blocked(Side& s, Channel& c);
-  void unblock(Side& s, Channel& c);
-  uint64_t room_after_priority(const Side& s, const Channel& c, uint64_t room) const;
-  void serve_blocked(Side& s);
 };
 
 }  // namespace moq::sim::memory::detail

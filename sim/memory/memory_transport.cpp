@@ -1,5 +1,5 @@
-// The application-facing objects: stream halves, connections and make_pair. Each forwards to the
-// shared detail::Core, which holds every piece of state.
+// The connections and make_pair. Each connection forwards to the shared detail::Core, which holds
+// every piece of state.
 #include "sim/memory/memory_transport.h"
 
 #include <string>
@@ -7,66 +7,6 @@
 #include "sim/memory/core.h"
 
 namespace moq::sim::memory {
-
-namespace detail {
-
-// ---- SendHalf ----
-
-uint64_t SendHalf::id() const {
-  return ch_->stream->id;
-}
-Result<size_t> SendHalf::write(BufChain& data) {
-  return core().write(*ch_, data);
-}
-Status SendHalf::finish() {
-  return core().finish(*ch_);
-}
-Status SendHalf::reset(uint64_t code) {
-  return core().reset(*ch_, code);
-}
-void SendHalf::set_send_order(int64_t order) {
-  core().set_order(*ch_, order);
-}
-WaitList& SendHalf::writable() {
-  return ch_->writable;
-}
-std::optional<uint64_t> SendHalf::stop_code() const {
-  if (!ch_->stopped) return std::nullopt;
-  return ch_->stop_code;
-}
-void SendHalf::release() {
-  Core& c = core();
-  c.release_send(*ch_);
-  Core::unref(&c);
-}
-Core& SendHalf::core() const {
-  return *ch_->stream->core;
-}
-
-// ---- RecvHalf ----
-
-uint64_t RecvHalf::id() const {
-  return ch_->stream->id;
-}
-ReadResult RecvHalf::read(Bytes& chunk, size_t max) {
-  return core().read(*ch_, chunk, max);
-}
-void RecvHalf::stop(uint64_t code) {
-  core().stop(*ch_, code);
-}
-WaitList& RecvHalf::readable() {
-  return ch_->readable;
-}
-void RecvHalf::release() {
-  Core& c = core();
-  c.release_recv(*ch_);
-  Core::unref(&c);
-}
-Core& RecvHalf::core() const {
-  return *ch_->stream->core;
-}
-
-}  // namespace detail
 
 // ---- MemoryConnection ----
 

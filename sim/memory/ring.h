@@ -13,12 +13,21 @@ class Ring {
  public:
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
-  size_t capacity() const { return slots_.size(); }
+  size_t capacity() const { return capacity_; }
+  bool full() const { return size_ == capacity_; }
 
   T& front() { return slots_[head_]; }
   void push_back(T&& value) {
-    if (size_ == slots_.size()) grow();
-    slots_[(head_ + size_) & (slots_.size() - 1)] = std::move(value);
+    if (full()) [[unlikely]]
+      grow();
+    T& slot = slots_[(head_ + size_) & mask_];
+    // The slot holds a default (empty) value: swapping it in is the cheapest move for types
+    // with a member swap, and value leaves holding the empty one.
+    if constexpr (requires { slot.swap(value); }) {
+      slot.swap(value);
+    } else {
+      slot = std::move(value);
+    }
     ++size_;
   }
   void push_back(const T& value) { push_back(T(value)); }
@@ -41,18 +50,22 @@ class Ring {
 
  private:
   void advance() {
-    head_ = (head_ + 1) & (slots_.size() - 1);
+    head_ = (head_ + 1) & mask_;
     --size_;
   }
-  void grow() {
+  [[gnu::noinline]] void grow() {
     std::vector<T> bigger(slots_.empty() ? 8 : slots_.size() * 2);
     for (size_t i = 0; i < size_; ++i)
-      bigger[i] = std::move(slots_[(head_ + i) & (slots_.size() - 1)]);
+      bigger[i] = std::move(slots_[(head_ + i) & mask_]);
     slots_.swap(bigger);
+    capacity_ = slots_.size();
+    mask_ = capacity_ - 1;
     head_ = 0;
   }
 
-  std::vector<T> slots_;  // size is zero or a power of two
+  std::vector<T> slots_;  // size is zero or a power of two; every slot not in use is empty
+  size_t capacity_ = 0;
+  size_t mask_ = 0;
   size_t head_ = 0;
   size_t size_ = 0;
 };

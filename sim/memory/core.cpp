@@ -78,6 +78,7 @@ Stream* Core::take_stream() {
 
 void Core::recycle(Stream& st) {
   for (Channel& c : st.ch) {
+    if (c.blocked) unblock(*c.snd, c);  // finish, reset, stop and close already did: defensive
     c.queue.clear();
     c.queued = 0;
     c.write_ok = false;

@@ -106,7 +106,7 @@ void GroupProducer::detach() {
   s_.reset();
 }
 
-Error GroupProducer::write_error(uint64_t n) const {
+Status GroupProducer::write_failed(uint64_t n) const {
   const detail::GroupState& s = *s_;
   if (s.status != GroupStatus::Open) {
     return Error{data_error::kClosed,
@@ -120,27 +120,9 @@ Error GroupProducer::write_error(uint64_t n) const {
                                           std::to_string(s.bytes) + ")"};
 }
 
-void GroupProducer::appended(uint64_t n) {
-  detail::GroupState& s = *s_;
-  s.bytes += n;
-  if (s.cache && n) detail::cached_group_grew(*s.cache, n);
-  s.readable.notify_all();
-}
-
-Status GroupProducer::write_frame(uint64_t timestamp, Bytes payload) {
-  const uint64_t n = payload.size();
-  if (!writable(n)) return write_error(n);
-  detail::GroupState& s = *s_;
-  const auto first = static_cast<uint32_t>(s.chunks.size());
-  if (n) s.chunks.push_back(std::move(payload));
-  s.frames.push_back({timestamp, n, first, n ? 1u : 0u});
-  appended(n);
-  return {};
-}
-
 Status GroupProducer::write_frame(uint64_t timestamp, BufChain& payload) {
   const uint64_t n = payload.size();
-  if (!writable(n)) return write_error(n);
+  if (!writable(n)) return write_failed(n);
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;
@@ -158,7 +140,7 @@ Status GroupProducer::write_frame(uint64_t timestamp, std::span<const Bytes> chu
   uint64_t n = 0;
   for (const Bytes& c : chunks)
     n += c.size();
-  if (!writable(n)) return write_error(n);
+  if (!writable(n)) return write_failed(n);
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;

@@ -47,8 +47,16 @@ constexpr uint64_t kMaxGroupBytes = uint64_t{64} << 20;
 
 namespace detail {
 
-class TrackState;
 class GroupPool;
+
+// The byte account of a track's cache, charged by its cached groups as they grow. The track
+// derives from it; a group reaches it without knowing the track type.
+struct CacheAccount {
+  uint64_t cached_bytes = 0;
+  uint64_t max_bytes = UINT64_MAX;
+};
+// Evicts old groups until the account is within budget (defined with the track).
+void cache_over_budget(CacheAccount& account);
 
 struct FrameEntry {
   uint64_t timestamp;
@@ -84,7 +92,7 @@ class GroupState {
   WaitList readable{"group frames"};
   WaitList closed{"group closed"};
   GroupPool* pool;                  // where the state returns at the last release; null: deleted
-  TrackState* cache = nullptr;      // the track whose cache holds it (byte accounting); else null
+  CacheAccount* cache = nullptr;    // the track cache holding it (byte accounting); else null
   GroupState* next_idle = nullptr;  // free-list link while idle in the pool
 };
 
@@ -112,9 +120,6 @@ class GroupPool {
   GroupState* idle_ = nullptr;
 };
 
-// Called when a cached group grows by n bytes (defined with the track).
-void cached_group_grew(TrackState& track, uint64_t n);
-
 }  // namespace detail
 
 class GroupConsumer;
@@ -139,8 +144,18 @@ class GroupProducer {
   GroupStatus status() const { return s_->status; }
 
   // Appends a frame. Fails (data_error::kClosed) once the group is finished or aborted, and
-  // (data_error::kTooLarge) when the group would exceed kMaxGroupBytes.
-  Status write_frame(uint64_t timestamp, Bytes payload);
+  // (data_error::kTooLarge) when the group would exceed kMaxGroupBytes. Inline: this is the
+  // per-frame path (two vector appends, a byte count, a wake only when someone waits).
+  Status write_frame(uint64_t timestamp, Bytes payload) {
+    detail::GroupState& s = *s_;
+    const uint64_t n = payload.size();
+    if (!writable(n)) [[unlikely]]
+      return write_failed(n);
+    s.frames.push_back({timestamp, n, static_cast<uint32_t>(s.chunks.size()), n ? 1u : 0u});
+    if (n) s.chunks.push_back(std::move(payload));
+    appended(n);
+    return {};
+  }
   Status write_frame(const Frame& frame) { return write_frame(frame.timestamp, frame.payload); }
   // Appends one frame made of every chunk in payload, moving them out (payload is left empty and
   // keeps its capacity). No payload copy.
@@ -160,12 +175,21 @@ class GroupProducer {
   friend class TrackProducer;
   explicit GroupProducer(detail::GroupState* s) : s_(s) {}
   void detach();
-  // True when a frame of n bytes may be appended; the error is built only on failure.
+  // True when a frame of n bytes may be appended.
   bool writable(uint64_t n) const {
     return s_->status == GroupStatus::Open && n <= kMaxGroupBytes - s_->bytes;
   }
-  Error write_error(uint64_t n) const;
-  void appended(uint64_t n);
+  // The error for a write that writable() refused; out of line so the fast path stays small.
+  [[gnu::cold, gnu::noinline]] Status write_failed(uint64_t n) const;
+  void appended(uint64_t n) {
+    detail::GroupState& s = *s_;
+    s.bytes += n;
+    if (detail::CacheAccount* c = s.cache) {
+      c->cached_bytes += n;
+      if (c->cached_bytes > c->max_bytes) detail::cache_over_budget(*c);
+    }
+    if (!s.readable.empty()) s.readable.notify_all();
+  }
 
   Ref<detail::GroupState> s_;
 };

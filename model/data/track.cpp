@@ -30,8 +30,8 @@ const char* status_name(TrackStatus s) {
 }
 }  // namespace
 
-void cached_group_grew(TrackState& track, uint64_t n) {
-  track.grew(n);
+void cache_over_budget(CacheAccount& account) {
+  static_cast<TrackState&>(account).trim_bytes();
 }
 
 TrackState::TrackState(std::string name, Clock& clock, TrackStatus status, const TrackInfo& info)
@@ -39,7 +39,9 @@ TrackState::TrackState(std::string name, Clock& clock, TrackStatus status, const
       clock(&clock),
       status(status),
       info(info),
-      pool(new GroupPool(kPooledGroups)) {}
+      pool(new GroupPool(kPooledGroups)) {
+  max_bytes = info.cache.max_bytes;
+}
 
 TrackState::~TrackState() {
   clear_cache();
@@ -106,8 +108,7 @@ Result<GroupState*> TrackState::create_group(uint64_t sequence) {
   while (cache.size() > std::max<uint32_t>(info.cache.max_groups, 1) && can_evict_front())
     evict_front();
   expire(now);
-  while (cached_bytes > info.cache.max_bytes && can_evict_front())
-    evict_front();
+  trim_bytes();
   groups.notify_all();
   return g;
 }
@@ -122,9 +123,8 @@ void TrackState::expire(uint64_t now_ns) {
   }
 }
 
-void TrackState::grew(uint64_t n) {
-  cached_bytes += n;
-  while (cached_bytes > info.cache.max_bytes && can_evict_front())
+void TrackState::trim_bytes() {
+  while (cached_bytes > max_bytes && can_evict_front())
     evict_front();
 }
 
@@ -151,6 +151,7 @@ void TrackState::clear_cache() {
 void TrackState::activate(const TrackInfo& new_info) {
   status = TrackStatus::Active;
   info = new_info;
+  max_bytes = info.cache.max_bytes;
   Link<RequestTag>::unlink();
   state_changed.notify_all();
 }

@@ -90,7 +90,7 @@ struct CacheEntry {
 
 // Shared state of one track. Internal: use TrackProducer / TrackConsumer. Linked into its
 // broadcast's request queue while a consumer's request for it waits for the producer side.
-class TrackState : public Link<RequestTag> {
+class TrackState : public Link<RequestTag>, public CacheAccount {
  public:
   TrackState(std::string name, Clock& clock, TrackStatus status, const TrackInfo& info);
   TrackState(const TrackState&) = delete;
@@ -110,7 +110,8 @@ class TrackState : public Link<RequestTag> {
   Status finish(uint64_t end);
   void abort(Error reason);
   void expire(uint64_t now_ns);
-  void grew(uint64_t n);
+  // Evicts old groups while the cache is over its byte bound.
+  void trim_bytes();
   bool has_latest() const { return has_latest_; }
   CacheEntry& latest_entry() { return cache[latest_arrival - base_arrival]; }
 
@@ -133,7 +134,6 @@ class TrackState : public Link<RequestTag> {
   uint64_t next_arrival = 0;    // arrival number the next group gets
   uint64_t latest_arrival = 0;  // arrival number of the highest sequence (when has_latest_)
   uint64_t latest_sequence = 0;
-  uint64_t cached_bytes = 0;
   uint32_t descents = 0;  // adjacent cache pairs whose sequence decreases; 0: sorted
 
   PreferenceAggregator prefs;

@@ -183,7 +183,7 @@ TEST(Origin, ListenersAndPublicationsComeAndGo) {
   for (int round = 0; round < 50; ++round) {
     AnnounceConsumer a = oc.announced(Path("x/y"));
     BroadcastProducer b = BroadcastProducer::create(f.w.clock);
-    ASSERT_TRUE(f.origin.publish(Path("x/y/z" + std::to_string(round)), b.consume()));
+    ASSERT_TRUE(f.origin.publish(Path("x/y").join(Path(std::to_string(round))), b.consume()));
     AnnounceConsumer moved = std::move(a);
     EXPECT_EQ(drain(moved).size(), 1u);
   }  // each round's broadcast closes as its producer drops: nothing accumulates

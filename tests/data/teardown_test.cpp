@@ -49,14 +49,14 @@ struct Tree {
       BroadcastProducer b = BroadcastProducer::create(w.clock);
       b.serve_requests();
       BroadcastConsumer bc = b.consume();
-      EXPECT_TRUE(origin.publish(Path("room/" + std::to_string(bi)), bc));
+      EXPECT_TRUE(origin.publish(Path("room").join(Path(std::to_string(bi))), bc));
       if (bi == 0) {
         EXPECT_TRUE(origin.publish(Path("alias"), bc));
       }
       for (int ti = 0; ti < 2; ++ti) {
         TrackInfo info;
         info.cache.max_groups = 1 + rng() % 3;
-        Result<TrackProducer> t = b.create_track("t" + std::to_string(ti), info);
+        Result<TrackProducer> t = b.create_track(ti == 0 ? "video" : "audio", info);
         EXPECT_TRUE(t);
         followers.push_back(new test::TrackFollowerTask(w.executor, t->consume()));
         for (int gi = 0; gi < 4; ++gi) {

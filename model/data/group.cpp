@@ -82,7 +82,7 @@ void GroupPool::close() {
 GroupProducer GroupProducer::create(uint64_t sequence) {
   auto* s = new detail::GroupState(nullptr);
   s->sequence = sequence;
-  return GroupProducer(s);
+  return GroupProducer(Ref<detail::GroupState>(s));
 }
 
 GroupProducer& GroupProducer::operator=(GroupProducer&& o) noexcept {

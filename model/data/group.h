@@ -173,7 +173,7 @@ class GroupProducer {
 
  private:
   friend class TrackProducer;
-  explicit GroupProducer(detail::GroupState* s) : s_(s) {}
+  explicit GroupProducer(Ref<detail::GroupState> s) : s_(std::move(s)) {}
   void detach();
   // True when a frame of n bytes may be appended.
   bool writable(uint64_t n) const {

@@ -50,8 +50,9 @@ TrackState::~TrackState() {
 
 size_t TrackState::find(uint64_t sequence) const {
   const size_t n = cache.size();
+  size_t at = kNotFound;
   if (descents == 0) {
-    // Sequences strictly increase along the cache: binary search.
+    // Sequences strictly increase along the cache (holes keep theirs): binary search.
     size_t lo = 0;
     size_t hi = n;
     while (lo < hi) {
@@ -62,16 +63,20 @@ size_t TrackState::find(uint64_t sequence) const {
         hi = mid;
       }
     }
-    return lo < n && cache[lo].sequence == sequence ? lo : kNotFound;
+    if (lo < n && cache[lo].sequence == sequence) at = lo;
+  } else {
+    // Out-of-order arrivals: scan from the newest, where lookups usually land.
+    for (size_t i = n; i-- > 0;) {
+      if (cache[i].sequence == sequence && cache[i].group) {
+        at = i;
+        break;
+      }
+    }
   }
-  // Out-of-order arrivals: scan from the newest, where lookups usually land.
-  for (size_t i = n; i-- > 0;) {
-    if (cache[i].sequence == sequence) return i;
-  }
-  return kNotFound;
+  return at != kNotFound && cache[at].group ? at : kNotFound;
 }
 
-Result<GroupState*> TrackState::create_group(uint64_t sequence) {
+Result<Ref<GroupState>> TrackState::create_group(uint64_t sequence) {
   if (status == TrackStatus::Pending || status == TrackStatus::Aborted ||
       (status == TrackStatus::Finished && sequence >= end_sequence)) {
     std::string why = std::string("track is ") + status_name(status);
@@ -85,9 +90,10 @@ Result<GroupState*> TrackState::create_group(uint64_t sequence) {
                                              std::to_string(sequence) + " already exists"};
   }
   const uint64_t now = clock->now_ns();  // the one clock read per group
-  GroupState* g = pool->take(sequence);
+  // Held across the bounds below: a straggler may be evicted before the caller gets it.
+  Ref<GroupState> g(pool->take(sequence));
   CacheEntry entry;
-  entry.group = Ref<GroupState>(g);
+  entry.group = g;
   entry.sequence = sequence;
   if (!has_latest_) {
     has_latest_ = true;
@@ -103,10 +109,12 @@ Result<GroupState*> TrackState::create_group(uint64_t sequence) {
   if (!cache.empty() && sequence < cache.back().sequence) ++descents;
   g->cache = this;
   cache.push_back(std::move(entry));
+  ++cached_count;
   ++next_arrival;
 
-  while (cache.size() > std::max<uint32_t>(info.cache.max_groups, 1) && can_evict_front())
-    evict_front();
+  const uint32_t max_groups = std::max<uint32_t>(info.cache.max_groups, 1);
+  while (cached_count > max_groups && evict_oldest()) {
+  }
   expire(now);
   trim_bytes();
   groups.notify_all();
@@ -115,35 +123,59 @@ Result<GroupState*> TrackState::create_group(uint64_t sequence) {
 
 void TrackState::expire(uint64_t now_ns) {
   const uint64_t max_age = info.cache.max_age_ns;
-  while (can_evict_front()) {
-    const uint64_t superseded = cache.front().superseded_ns;
+  for (;;) {
+    const size_t i = oldest_evictable();
+    if (i == kNotFound) return;
+    const uint64_t superseded = cache[i].superseded_ns;
     const uint64_t age = now_ns > superseded ? now_ns - superseded : 0;
-    if (age < max_age) break;
-    evict_front();
+    if (age < max_age) return;
+    evict_oldest();
   }
 }
 
 void TrackState::trim_bytes() {
-  while (cached_bytes > max_bytes && can_evict_front())
-    evict_front();
+  while (cached_bytes > max_bytes && evict_oldest()) {
+  }
 }
 
-void TrackState::evict_front() {
-  CacheEntry& front = cache.front();
-  if (cache.size() > 1 && front.sequence > cache[1].sequence) --descents;
-  GroupState* g = front.group.get();
+size_t TrackState::oldest_evictable() const {
+  // Usually the front. Only when the latest group sits at the front (groups arrived newest
+  // first) do we look past it, over holes left by earlier out-of-order evictions.
+  const size_t latest = latest_arrival - base_arrival;
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (i != latest && cache[i].group) return i;
+  }
+  return kNotFound;
+}
+
+bool TrackState::evict_oldest() {
+  const size_t i = oldest_evictable();
+  if (i == kNotFound) return false;
+  CacheEntry& e = cache[i];
+  GroupState* g = e.group.get();
   cached_bytes -= g->bytes;
   g->cache = nullptr;
-  cache.pop_front();  // drops the cache's reference
+  --cached_count;
+  e.group.reset();  // drops the cache's reference; the entry stays as a hole until popped
+  while (!cache.empty() && !cache.front().group)
+    pop_front();
+  return true;
+}
+
+void TrackState::pop_front() {
+  if (cache.size() > 1 && cache.front().sequence > cache[1].sequence) --descents;
+  cache.pop_front();
   ++base_arrival;
 }
 
 void TrackState::clear_cache() {
-  for (size_t i = 0; i < cache.size(); ++i)
-    cache[i].group->cache = nullptr;
+  for (size_t i = 0; i < cache.size(); ++i) {
+    if (GroupState* g = cache[i].group.get()) g->cache = nullptr;
+  }
   cache.clear();
   base_arrival = next_arrival;
   cached_bytes = 0;
+  cached_count = 0;
   descents = 0;
   has_latest_ = false;
 }
@@ -245,9 +277,9 @@ void TrackProducer::detach() {
 }
 
 Result<GroupProducer> TrackProducer::create_group(uint64_t sequence) {
-  Result<detail::GroupState*> g = s_->create_group(sequence);
+  Result<Ref<detail::GroupState>> g = s_->create_group(sequence);
   if (!g) return g.error();
-  return GroupProducer(*g);
+  return GroupProducer(std::move(*g));
 }
 
 Result<GroupProducer> TrackProducer::append_group() {
@@ -348,7 +380,7 @@ Next TrackConsumer::next(GroupConsumer& out) {
   while (cursor_ < t.next_arrival) {
     detail::CacheEntry& e = t.cache[cursor_ - t.base_arrival];
     ++cursor_;
-    if (e.sequence < min_seq_ || (end && e.sequence > *end)) continue;
+    if (!e.group || e.sequence < min_seq_ || (end && e.sequence > *end)) continue;
     out = GroupConsumer(e.group);
     return Next::Ready;
   }

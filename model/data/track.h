@@ -83,7 +83,7 @@ struct RequestTag;
 class BroadcastState;
 
 struct CacheEntry {
-  Ref<GroupState> group;
+  Ref<GroupState> group;  // null: evicted out of order (a hole, popped when it reaches the front)
   uint64_t sequence = 0;
   uint64_t superseded_ns = 0;  // when a newer group appeared (non-latest entries only)
 };
@@ -105,7 +105,8 @@ class TrackState : public Link<RequestTag>, public CacheAccount {
   static constexpr size_t kNotFound = SIZE_MAX;
   // Index in the cache of the group with this sequence, or kNotFound.
   size_t find(uint64_t sequence) const;
-  Result<GroupState*> create_group(uint64_t sequence);
+  // The new group, referenced (it may already be evicted when it is a straggler).
+  Result<Ref<GroupState>> create_group(uint64_t sequence);
   void activate(const TrackInfo& info);
   Status finish(uint64_t end);
   void abort(Error reason);
@@ -130,6 +131,7 @@ class TrackState : public Link<RequestTag>, public CacheAccount {
 
   GroupPool* pool;
   Ring<CacheEntry> cache;       // arrival order; arrival numbers base_arrival.. are contiguous
+  uint32_t cached_count = 0;    // entries holding a group (not holes)
   uint64_t base_arrival = 0;    // arrival number of cache front
   uint64_t next_arrival = 0;    // arrival number the next group gets
   uint64_t latest_arrival = 0;  // arrival number of the highest sequence (when has_latest_)
@@ -145,8 +147,11 @@ class TrackState : public Link<RequestTag>, public CacheAccount {
   WaitList unused{"track unused"};
 
  private:
-  bool can_evict_front() const { return !cache.empty() && base_arrival != latest_arrival; }
-  void evict_front();
+  // Index of the oldest cached group other than the latest, or kNotFound.
+  size_t oldest_evictable() const;
+  // Evicts the oldest group other than the latest; false when only the latest is left.
+  bool evict_oldest();
+  void pop_front();
   void clear_cache();
   void preferences_moved(const PreferenceSummary& before);
   bool has_latest_ = false;
@@ -197,7 +202,7 @@ class TrackProducer {
   WaitList& unused() const { return s_->unused; }
 
   std::optional<uint64_t> latest_sequence() const;
-  size_t cached_groups() const { return s_->cache.size(); }
+  size_t cached_groups() const { return s_->cached_count; }
   uint64_t cached_bytes() const { return s_->cached_bytes; }
   // Idle group states kept by the track's pool (for tests of recycling).
   uint32_t pooled_groups() const { return s_->pool->idle(); }

@@ -2,6 +2,9 @@
 // producer teardown, fetch by sequence.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include "tests/data/test_util.h"
 
 namespace moq {
@@ -265,6 +268,87 @@ TEST(Track, LookupStaysCorrectAsOutOfOrderEntriesAreEvicted) {
     EXPECT_TRUE(c.get_group(s)) << s;
   for (uint64_t s : {8, 9, 10, 11, 12})
     EXPECT_FALSE(c.get_group(s)) << s;
+}
+
+TEST(Track, NewestFirstArrivalsStayWithinBounds) {
+  test::World w;
+  // The latest group arrives first and the older ones after it: eviction must reach past the
+  // latest (at the front of the arrival order) to the oldest other group.
+  TrackProducer t = TrackProducer::create("video", w.clock, limits(2));
+  TrackPreferences from0;
+  from0.group_start = 0;
+  TrackConsumer all = t.consume(from0);
+  for (uint64_t s : {10, 9, 8, 7})
+    add_group(t, s);
+  EXPECT_EQ(t.cached_groups(), 2u);
+  EXPECT_TRUE(all.get_group(10));
+  EXPECT_TRUE(all.get_group(7));
+  EXPECT_FALSE(all.get_group(9));
+  EXPECT_FALSE(all.get_group(8));
+  EXPECT_EQ(drain(all), (std::vector<uint64_t>{10, 7}));
+  add_group(t, 11);
+  EXPECT_EQ(t.cached_groups(), 2u);
+  EXPECT_FALSE(all.get_group(10));
+  EXPECT_TRUE(all.get_group(7));
+  EXPECT_EQ(drain(all), (std::vector<uint64_t>{11}));
+
+  TrackProducer live_only = TrackProducer::create("a", w.clock, limits(100, UINT64_MAX, 0));
+  add_group(live_only, 5);
+  add_group(live_only, 4);  // superseded on arrival, so at once too old
+  EXPECT_EQ(live_only.cached_groups(), 1u);
+  EXPECT_EQ(live_only.latest_sequence(), 5u);
+
+  TrackProducer small = TrackProducer::create("b", w.clock, limits(100, 50));
+  add_group(small, 5, 30);
+  add_group(small, 4, 30);  // over the byte bound: the straggler goes, the latest stays
+  EXPECT_EQ(small.cached_groups(), 1u);
+  EXPECT_EQ(small.cached_bytes(), 30u);
+}
+
+TEST(Track, RandomArrivalsKeepTheCacheInvariants) {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    test::World w;
+    const uint32_t max_groups = 1 + rng() % 6;
+    TrackProducer t = TrackProducer::create("video", w.clock, limits(max_groups));
+    TrackPreferences from0;
+    from0.group_start = 0;
+    TrackConsumer c = t.consume(from0);
+    // Sequences 0..199 arrive in a locally shuffled order (windows of up to 8).
+    std::vector<uint64_t> order(200);
+    for (uint64_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    for (size_t i = 0; i < order.size(); i += 8)
+      std::shuffle(order.begin() + i, order.begin() + std::min(order.size(), i + 8), rng);
+    std::vector<uint64_t> arrived;
+    std::vector<bool> gone(order.size(), false);
+    std::vector<uint64_t> yielded;
+    uint64_t max_seq = 0;
+    for (uint64_t s : order) {
+      add_group(t, s);
+      arrived.push_back(s);
+      max_seq = std::max(max_seq, s);
+      ASSERT_LE(t.cached_groups(), max_groups) << "seed " << seed;
+      ASSERT_EQ(t.latest_sequence(), max_seq);
+      size_t present = 0;
+      for (uint64_t a : arrived) {
+        const bool found = c.get_group(a).has_value();
+        ASSERT_FALSE(found && gone[a]) << "seed " << seed << ": group " << a << " came back";
+        if (!found) gone[a] = true;
+        present += found;
+      }
+      ASSERT_EQ(present, t.cached_groups()) << "seed " << seed;
+      ASSERT_TRUE(c.get_group(max_seq)) << "the latest is always cached";
+      for (uint64_t y : drain(c))
+        yielded.push_back(y);
+    }
+    // The consumer saw each group at most once, in arrival order.
+    std::vector<uint64_t> positions;
+    for (uint64_t y : yielded)
+      positions.push_back(std::find(arrived.begin(), arrived.end(), y) - arrived.begin());
+    EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << "seed " << seed;
+    EXPECT_EQ(std::adjacent_find(positions.begin(), positions.end()), positions.end());
+  }
 }
 
 TEST(Track, SlowConsumerSkipsEvictedGroups) {

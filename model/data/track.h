@@ -6,10 +6,12 @@
 // Cache. Groups are kept in arrival order and bounded by CacheLimits: a count, a byte total, and
 // an age. The age of a group is measured from the moment a newer group (higher sequence) first
 // appeared, so max_age_ns = 0 keeps only the latest group (as moq-lite's Publisher Max Age 0).
-// The latest group (highest sequence) is never evicted. The clock is read once per created group
-// (and by expire()), never per frame; the byte bound is checked on each write as an O(1)
-// comparison. Eviction only drops the cache's reference: a consumer holding a group keeps
-// reading it. Evicted groups return their storage to the track's pool once unreferenced.
+// The latest group (highest sequence) is never evicted; a bound evicts the oldest arrival other
+// than the latest (even when the latest arrived first, as with newest-first delivery). The clock is
+// read once per created group (and by expire()), never per frame; the byte bound is checked on each
+// write as an O(1) comparison. Eviction only drops the cache's reference: a consumer holding a
+// group keeps reading it. Evicted groups return their storage to the track's pool once
+// unreferenced.
 //
 // Consumers. A TrackConsumer yields each group once, in ARRIVAL order (the order the producer
 // created them; for a live publisher that is sequence order, and it also delivers late,

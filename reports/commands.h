@@ -1,0 +1,44 @@
+// The report subcommands behind `moqbench compare`, `moqbench gate` and `moqbench report`: each
+// takes parsed options, writes its report to `out` and messages to `err`, and returns the exit
+// code, so the CLI layer only parses arguments.
+//
+// Exit codes: 0 success (gate: nothing regressed); 1 the output could not be written; 2 bad input
+// (unreadable or invalid results file, unknown schema, mismatched counter backends or events,
+// bad limits or overrides file); 3 gate only: something regressed.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "reports/gate.h"
+#include "reports/output_format.h"
+
+namespace moq::reports {
+
+struct CompareCommand {
+  std::vector<std::string> files;  // BASE, HEAD, more...: at least two
+  OutputFormat format = OutputFormat::kTable;
+};
+int run_compare(const CompareCommand& command, std::ostream& out, std::ostream& err);
+
+struct GateCommand {
+  std::string base;
+  std::string head;
+  OutputFormat format = OutputFormat::kTable;
+  double max_instructions_regression = 1.0;  // percent
+  uint64_t max_allocations_increase = 0;     // absolute
+  std::string overrides_file;                // empty: none (overrides.h for the syntax)
+  bool fail_on_removed = false;
+};
+int run_gate(const GateCommand& command, std::ostream& out, std::ostream& err);
+
+struct ReportCommand {
+  std::vector<std::string> files;  // one or more
+  std::string html_out;            // write the HTML page here (atomically); empty: no page
+  bool markdown = false;           // print the Markdown summary to out (also when no html_out)
+};
+int run_report(const ReportCommand& command, std::ostream& out, std::ostream& err);
+
+}  // namespace moq::reports

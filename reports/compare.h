@@ -1,0 +1,82 @@
+// compare: results files matched case by case (by id) against the first file (BASE): median
+// instructions of each file with its % change against BASE, median allocations as absolute
+// numbers (before -> after), the measured noise where two files come from the same commit and
+// build (inputs.h: same_build), and the NEW and REMOVED cases.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/results/results.h"
+#include "model/base/result.h"
+#include "reports/inputs.h"
+#include "reports/output_format.h"
+#include "reports/table.h"
+
+namespace moq::reports {
+
+// One file's view of one case.
+struct CompareCell {
+  bool present = false;
+  bool failed = false;
+  std::optional<uint64_t> instructions;  // median; nullopt under the "none" backend or no sample
+  std::optional<uint64_t> allocations;   // median
+  // Against file 0's instructions; nullopt for file 0, when either side has no count, or when
+  // BASE counted 0 and this file did not (no finite change).
+  std::optional<double> instructions_change_pct;
+};
+
+// The largest difference between any two same-build files that both measured the case.
+struct NoiseEstimate {
+  std::optional<double> instructions_pct;  // largest |% change| (nullopt: no instruction counts)
+  uint64_t allocations = 0;                // largest |difference| of median allocations
+};
+
+enum class CaseStatus {
+  kMatched,  // in BASE and in every other file
+  kNew,      // not in BASE
+  kRemoved,  // in BASE, missing from at least one other file
+};
+std::string_view to_string(CaseStatus status);
+
+struct CompareRow {
+  std::string id;
+  CaseStatus status = CaseStatus::kMatched;
+  std::vector<CompareCell> cells;      // one per file, in input order
+  std::optional<NoiseEstimate> noise;  // nullopt: no same-build pair measured this case
+  // "failed in head: <reason>", "delivered differs in head (frames, bytes or hash)",
+  // "rounds differ in head".
+  std::vector<std::string> notes;
+};
+
+struct CompareFile {
+  std::string path;
+  std::string label;
+  results::Meta meta;
+};
+
+struct Comparison {
+  std::vector<CompareFile> files;
+  std::vector<std::pair<size_t, size_t>> same_build_pairs;  // (i, j), i < j, by same_build()
+  // BASE's cases in BASE order, then NEW cases in order of first appearance.
+  std::vector<CompareRow> rows;
+  // Per file index (index 0 is always empty): ids of that file not in BASE / of BASE not in it.
+  std::vector<std::vector<std::string>> new_ids;
+  std::vector<std::vector<std::string>> removed_ids;
+};
+
+// Needs at least two files with the same counter backend and event (check_same_counter).
+Result<Comparison> compare(const std::vector<InputFile>& inputs);
+
+std::string render_comparison(const Comparison& comparison, OutputFormat format);
+
+// The main table of the text formats: BASE's cases (matched and removed) with each file's
+// instructions and change, the noise column when a same-build pair exists, and allocations as
+// "a -> b -> c"; NEW cases are listed apart.
+Table comparison_table(const Comparison& comparison);
+// One sentence naming the same-build pairs (or saying there are none).
+std::string noise_sentence(const Comparison& comparison);
+
+}  // namespace moq::reports

@@ -1,0 +1,306 @@
+// The four renderings of a Comparison (compare.h).
+#include <string>
+#include <vector>
+
+#include "harness/results/json_io.h"
+#include "reports/compare.h"
+#include "reports/table.h"
+
+namespace moq::reports {
+namespace {
+
+using results::Json;
+
+bool counts_instructions(const Comparison& c) {
+  return c.files[0].meta.counter_backend != results::CounterBackend::kNone;
+}
+
+std::string value_cell(const CompareCell& cell, const std::optional<uint64_t>& value) {
+  if (!cell.present) return "removed";
+  if (cell.failed) return "failed";
+  if (!value) return "-";
+  return format_count(*value);
+}
+
+std::string change_cell(const CompareCell& cell) {
+  if (!cell.present || cell.failed || !cell.instructions) return "-";
+  if (!cell.instructions_change_pct) return "n/a";
+  return format_pct(*cell.instructions_change_pct);
+}
+
+std::string allocations_cell(const CompareRow& row) {
+  std::string out;
+  for (size_t f = 0; f < row.cells.size(); ++f) {
+    if (f > 0) out += " -> ";
+    out += value_cell(row.cells[f], row.cells[f].allocations);
+  }
+  return out;
+}
+
+std::string noise_cell(const std::optional<NoiseEstimate>& noise) {
+  if (!noise) return "-";
+  std::string out;
+  if (noise->instructions_pct) {
+    // The percentage without its sign: noise is a magnitude.
+    out = "±" + format_pct(*noise->instructions_pct).substr(1);
+  }
+  if (!noise->instructions_pct || noise->allocations > 0) {
+    if (!out.empty()) out += " ";
+    out += "±" + format_count(noise->allocations) + " allocs";
+  }
+  return out;
+}
+
+bool has_notes(const Comparison& c) {
+  for (const CompareRow& row : c.rows) {
+    if (row.status != CaseStatus::kNew && !row.notes.empty()) return true;
+  }
+  return false;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+Table comparison_table(const Comparison& c) {
+  Table table;
+  const bool instructions = counts_instructions(c);
+  table.header.push_back("case");
+  table.align.push_back(Align::kLeft);
+  if (instructions) {
+    for (size_t f = 0; f < c.files.size(); ++f) {
+      table.header.push_back("instructions " + c.files[f].label);
+      table.align.push_back(Align::kRight);
+      if (f > 0) {
+        table.header.push_back("change " + c.files[f].label);
+        table.align.push_back(Align::kRight);
+      }
+    }
+  }
+  const bool noise = !c.same_build_pairs.empty();
+  if (noise) {
+    table.header.push_back("noise");
+    table.align.push_back(Align::kRight);
+  }
+  std::vector<std::string> labels;
+  for (const CompareFile& file : c.files)
+    labels.push_back(file.label);
+  table.header.push_back("allocations " + join(labels, " -> "));
+  table.align.push_back(Align::kRight);
+  const bool notes = has_notes(c);
+  if (notes) {
+    table.header.push_back("notes");
+    table.align.push_back(Align::kLeft);
+  }
+  for (const CompareRow& row : c.rows) {
+    if (row.status == CaseStatus::kNew) continue;
+    std::vector<std::string> cells{row.id};
+    if (instructions) {
+      for (size_t f = 0; f < row.cells.size(); ++f) {
+        cells.push_back(value_cell(row.cells[f], row.cells[f].instructions));
+        if (f > 0) cells.push_back(change_cell(row.cells[f]));
+      }
+    }
+    if (noise) cells.push_back(noise_cell(row.noise));
+    cells.push_back(allocations_cell(row));
+    if (notes) cells.push_back(join(row.notes, "; "));
+    table.rows.push_back(std::move(cells));
+  }
+  return table;
+}
+
+std::string noise_sentence(const Comparison& c) {
+  if (c.same_build_pairs.empty()) {
+    return "noise: no two files come from the same commit and build, so no noise is shown.";
+  }
+  std::vector<std::string> pairs;
+  for (const auto& [a, b] : c.same_build_pairs) {
+    pairs.push_back(c.files[a].label + " = " + c.files[b].label);
+  }
+  return "noise: " + join(pairs, ", ") +
+         " come from the same commit and build; the noise column is the largest difference "
+         "between such files.";
+}
+
+namespace {
+
+std::string id_lists(const Comparison& c, const std::string& bullet, bool markdown) {
+  std::string out;
+  for (size_t f = 1; f < c.files.size(); ++f) {
+    for (int kind = 0; kind < 2; ++kind) {
+      const std::vector<std::string>& ids = kind == 0 ? c.new_ids[f] : c.removed_ids[f];
+      if (ids.empty()) continue;
+      const std::string title = (kind == 0 ? "NEW in " : "REMOVED from ") + c.files[f].label;
+      const std::string count = " (" + std::to_string(ids.size()) + ")";
+      out += markdown ? "\n**" + title + "**" + count + "\n\n" : "\n" + title + count + ":\n";
+      for (const std::string& id : ids) {
+        out += bullet + (markdown ? "`" + id + "`" : id) + "\n";
+      }
+    }
+  }
+  if (out.empty()) out = "\nno NEW or REMOVED cases\n";
+  return out;
+}
+
+std::string render_table(const Comparison& c) {
+  std::string out = "compare: " + std::to_string(c.files.size()) + " files, counter " +
+                    counter_text(c.files[0].meta) + "; BASE is " + c.files[0].label + "\n";
+  Table files;
+  files.header = {"file", "path", "commit", "compiler", "build type", "flags"};
+  for (const CompareFile& file : c.files) {
+    files.rows.push_back({file.label, file.path, commit_text(file.meta), file.meta.compiler,
+                          file.meta.build_type, file.meta.compiler_flags});
+  }
+  out += render_terminal(files) + "\n";
+  out += noise_sentence(c) + "\n\n";
+  out += render_terminal(comparison_table(c));
+  out += id_lists(c, "  ", false);
+  return out;
+}
+
+std::string render_md(const Comparison& c) {
+  std::string out = "### moqbench compare (counter " + counter_text(c.files[0].meta) + ", BASE " +
+                    c.files[0].label + ")\n\n";
+  Table files;
+  files.header = {"file", "path", "commit", "compiler", "build type", "flags"};
+  for (const CompareFile& file : c.files) {
+    files.rows.push_back({file.label, file.path, commit_text(file.meta), file.meta.compiler,
+                          file.meta.build_type, file.meta.compiler_flags});
+  }
+  out += render_markdown(files) + "\n" + noise_sentence(c) + "\n\n";
+  out += render_markdown(comparison_table(c));
+  out += id_lists(c, "- ", true);
+  return out;
+}
+
+std::string optional_count(const std::optional<uint64_t>& value) {
+  return value ? std::to_string(*value) : "";
+}
+
+std::string render_csv_rows(const Comparison& c) {
+  Table table;
+  table.header = {"id", "status"};
+  for (size_t f = 0; f < c.files.size(); ++f) {
+    const std::string& label = c.files[f].label;
+    table.header.push_back("instructions:" + label);
+    if (f > 0) table.header.push_back("change_pct:" + label);
+    table.header.push_back("allocations:" + label);
+    table.header.push_back("failed:" + label);
+  }
+  table.header.push_back("noise_instructions_pct");
+  table.header.push_back("noise_allocations");
+  table.header.push_back("notes");
+  for (const CompareRow& row : c.rows) {
+    std::vector<std::string> cells{row.id, std::string(to_string(row.status))};
+    for (size_t f = 0; f < row.cells.size(); ++f) {
+      const CompareCell& cell = row.cells[f];
+      cells.push_back(optional_count(cell.instructions));
+      if (f > 0) {
+        cells.push_back(cell.instructions_change_pct ? format_double(*cell.instructions_change_pct)
+                                                     : "");
+      }
+      cells.push_back(optional_count(cell.allocations));
+      cells.push_back(!cell.present ? "" : cell.failed ? "true" : "false");
+    }
+    cells.push_back(row.noise && row.noise->instructions_pct
+                        ? format_double(*row.noise->instructions_pct)
+                        : "");
+    cells.push_back(row.noise ? std::to_string(row.noise->allocations) : "");
+    cells.push_back(join(row.notes, "; "));
+    table.rows.push_back(std::move(cells));
+  }
+  return render_csv(table);
+}
+
+Json optional_json(const std::optional<uint64_t>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+std::string render_json(const Comparison& c) {
+  Json doc = Json::object();
+  doc["schema"] = "moqbench.compare/1";
+  doc["counter"] = {{"backend", std::string(results::to_string(c.files[0].meta.counter_backend))},
+                    {"event", c.files[0].meta.counter_event ? Json(*c.files[0].meta.counter_event)
+                                                            : Json(nullptr)}};
+  Json files = Json::array();
+  for (const CompareFile& file : c.files) {
+    files.push_back(
+        {{"label", file.label},
+         {"path", file.path},
+         {"git_commit", file.meta.git_commit ? Json(*file.meta.git_commit) : Json(nullptr)},
+         {"git_dirty", file.meta.git_dirty},
+         {"compiler", file.meta.compiler},
+         {"compiler_flags", file.meta.compiler_flags},
+         {"build_type", file.meta.build_type},
+         {"cpu_model", file.meta.cpu_model}});
+  }
+  doc["files"] = std::move(files);
+  Json pairs = Json::array();
+  for (const auto& [a, b] : c.same_build_pairs)
+    pairs.push_back({a, b});
+  doc["same_build_pairs"] = std::move(pairs);
+  Json cases = Json::array();
+  for (const CompareRow& row : c.rows) {
+    Json instructions = Json::array(), change = Json::array(), allocations = Json::array(),
+         present = Json::array(), failed = Json::array();
+    for (const CompareCell& cell : row.cells) {
+      instructions.push_back(optional_json(cell.instructions));
+      change.push_back(cell.instructions_change_pct ? Json(*cell.instructions_change_pct)
+                                                    : Json(nullptr));
+      allocations.push_back(optional_json(cell.allocations));
+      present.push_back(cell.present);
+      failed.push_back(cell.failed);
+    }
+    Json noise = nullptr;
+    if (row.noise) {
+      noise = {{"instructions_pct",
+                row.noise->instructions_pct ? Json(*row.noise->instructions_pct) : Json(nullptr)},
+               {"allocations", row.noise->allocations}};
+    }
+    cases.push_back({{"id", row.id},
+                     {"status", std::string(to_string(row.status))},
+                     {"present", std::move(present)},
+                     {"failed", std::move(failed)},
+                     {"instructions", std::move(instructions)},
+                     {"instructions_change_pct", std::move(change)},
+                     {"allocations", std::move(allocations)},
+                     {"noise", std::move(noise)},
+                     {"notes", row.notes}});
+  }
+  doc["cases"] = std::move(cases);
+  auto lists = [&](const std::vector<std::vector<std::string>>& per_file) {
+    Json out = Json::array();
+    for (size_t f = 1; f < per_file.size(); ++f) {
+      out.push_back({{"file", c.files[f].label}, {"ids", per_file[f]}});
+    }
+    return out;
+  };
+  doc["new"] = lists(c.new_ids);
+  doc["removed"] = lists(c.removed_ids);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render_comparison(const Comparison& comparison, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kTable:
+      return render_table(comparison);
+    case OutputFormat::kMarkdown:
+      return render_md(comparison);
+    case OutputFormat::kCsv:
+      return render_csv_rows(comparison);
+    case OutputFormat::kJson:
+      return render_json(comparison);
+  }
+  return render_table(comparison);
+}
+
+}  // namespace moq::reports

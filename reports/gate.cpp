@@ -1,0 +1,182 @@
+#include "reports/gate.h"
+
+#include <cmath>
+#include <set>
+
+#include "reports/table.h"
+
+namespace moq::reports {
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegressed:
+      return "regressed";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kUnchanged:
+      return "unchanged";
+    case Verdict::kNew:
+      return "new";
+    case Verdict::kRemoved:
+      return "removed";
+  }
+  return "unchanged";
+}
+
+size_t GateResult::count(Verdict verdict) const {
+  size_t n = 0;
+  for (const GateCase& c : cases)
+    n += c.verdict == verdict ? 1 : 0;
+  return n;
+}
+
+bool GateResult::failed() const {
+  return count(Verdict::kRegressed) > 0 || (fail_on_removed && count(Verdict::kRemoved) > 0);
+}
+
+int GateResult::exit_code() const {
+  return failed() ? kExitRegressed : kExitOk;
+}
+
+namespace {
+
+std::optional<uint64_t> median_of(const std::optional<results::MetricStats>& stats) {
+  if (!stats) return std::nullopt;
+  return stats->median;
+}
+
+GateLimits limits_for(const GateOptions& options, const GateOverride* rule) {
+  GateLimits limits = options.limits;
+  if (rule != nullptr) {
+    if (rule->max_instructions_regression) {
+      limits.max_instructions_regression = *rule->max_instructions_regression;
+    }
+    if (rule->max_allocations_increase) {
+      limits.max_allocations_increase = *rule->max_allocations_increase;
+    }
+  }
+  return limits;
+}
+
+void judge(const results::CaseResult& base, const results::CaseResult& head, GateCase& out) {
+  out.base_instructions = median_of(base.metrics.instructions);
+  out.head_instructions = median_of(head.metrics.instructions);
+  out.base_allocations = median_of(base.metrics.allocations);
+  out.head_allocations = median_of(head.metrics.allocations);
+  out.base_failed = base.flags.failed;
+  out.head_failed = head.flags.failed;
+  if (head.flags.failed) {
+    out.verdict = Verdict::kRegressed;
+    out.reasons.push_back("failed in HEAD: " + head.flags.reason.value_or(""));
+    return;
+  }
+  if (base.flags.failed) {
+    out.verdict = Verdict::kImproved;
+    out.reasons.push_back("failed in BASE, passes in HEAD: " + base.flags.reason.value_or(""));
+    return;
+  }
+  bool regressed = false, improved = false;
+  std::vector<std::string> regressions, improvements;
+  if (out.base_instructions && out.head_instructions) {
+    const double limit = out.limits.max_instructions_regression;
+    out.instructions_change_pct = percent_change(*out.base_instructions, *out.head_instructions);
+    if (!out.instructions_change_pct) {
+      regressed = true;
+      regressions.push_back("instructions 0 -> " + format_count(*out.head_instructions));
+    } else if (*out.instructions_change_pct > limit) {
+      regressed = true;
+      regressions.push_back("instructions " + format_pct(*out.instructions_change_pct) + " > " +
+                            format_pct(limit));
+    } else if (*out.instructions_change_pct < -limit) {
+      improved = true;
+      improvements.push_back("instructions " + format_pct(*out.instructions_change_pct));
+    }
+  }
+  if (out.base_allocations && out.head_allocations) {
+    const uint64_t before = *out.base_allocations, after = *out.head_allocations;
+    const uint64_t limit = out.limits.max_allocations_increase;
+    const std::string change = "allocations " + format_count(before) + " -> " + format_count(after);
+    if (after > before && after - before > limit) {
+      regressed = true;
+      regressions.push_back(change + " (+" + format_count(after - before) + " > +" +
+                            format_count(limit) + ")");
+    } else if (before > after && before - after > limit) {
+      improved = true;
+      improvements.push_back(change);
+    }
+  }
+  if (regressed) {
+    out.verdict = Verdict::kRegressed;
+    out.reasons = std::move(regressions);
+  } else if (improved) {
+    out.verdict = Verdict::kImproved;
+    out.reasons = std::move(improvements);
+  } else {
+    out.verdict = Verdict::kUnchanged;
+  }
+}
+
+}  // namespace
+
+Result<GateResult> gate(const InputFile& base, const InputFile& head, const GateOptions& options) {
+  if (Status status = check_same_counter(base, head); !status.ok()) return status.error();
+  const double limit = options.limits.max_instructions_regression;
+  if (!std::isfinite(limit) || limit < 0) {
+    return Error{
+        0, "max_instructions_regression must be a percentage >= 0, got " + std::to_string(limit)};
+  }
+  for (const GateOverride& rule : options.overrides) {
+    if (rule.max_instructions_regression && (!std::isfinite(*rule.max_instructions_regression) ||
+                                             *rule.max_instructions_regression < 0)) {
+      return Error{0, rule.origin + ": max_instructions_regression must be >= 0"};
+    }
+  }
+  GateResult result;
+  result.base_label = base.label;
+  result.head_label = head.label;
+  result.counter = counter_text(base.results.meta);
+  result.default_limits = options.limits;
+  result.fail_on_removed = options.fail_on_removed;
+  std::set<const GateOverride*> used;
+  auto add = [&](const std::string& id) {
+    GateCase c;
+    c.id = id;
+    c.override = find_override(options.overrides, id);
+    if (c.override != nullptr) used.insert(c.override);
+    c.limits = limits_for(options, c.override);
+    return c;
+  };
+  for (const results::CaseResult& b : base.results.cases) {
+    GateCase c = add(b.id);
+    if (const results::CaseResult* h = head.results.find_case(b.id)) {
+      judge(b, *h, c);
+    } else {
+      c.verdict = Verdict::kRemoved;
+      c.base_instructions = median_of(b.metrics.instructions);
+      c.base_allocations = median_of(b.metrics.allocations);
+      c.base_failed = b.flags.failed;
+      c.reasons.push_back("not in HEAD");
+    }
+    result.cases.push_back(std::move(c));
+  }
+  for (const results::CaseResult& h : head.results.cases) {
+    if (base.results.find_case(h.id) != nullptr) continue;
+    GateCase c = add(h.id);
+    c.verdict = Verdict::kNew;
+    c.head_instructions = median_of(h.metrics.instructions);
+    c.head_allocations = median_of(h.metrics.allocations);
+    c.head_failed = h.flags.failed;
+    if (h.flags.failed) {
+      // A new case that fails is still a failure in HEAD.
+      c.verdict = Verdict::kRegressed;
+      c.reasons.push_back("new in HEAD and failed: " + h.flags.reason.value_or(""));
+    }
+    result.cases.push_back(std::move(c));
+  }
+  for (const GateOverride& rule : options.overrides) {
+    if (used.count(&rule) == 0) result.unused_overrides.push_back(&rule);
+  }
+  return result;
+}
+
+}  // namespace moq::reports

@@ -1,0 +1,80 @@
+// gate: BASE against HEAD with limits, a verdict per case and an exit code for CI.
+//
+// Per case present in both files (medians of the measured rounds):
+//   - HEAD failed                      -> regressed (a failure is never an improvement)
+//   - BASE failed, HEAD did not        -> improved (nothing to compare counts with)
+//   - instructions change > +limit %   -> regressed; < -limit % -> improved
+//     (BASE 0 and HEAD > 0 counts as regressed; skipped under the "none" backend)
+//   - allocations HEAD - BASE > limit  -> regressed; BASE - HEAD > limit -> improved
+//   - a regression in either metric wins over an improvement in the other
+// Cases only in HEAD are new (but a new case that failed is regressed), cases only in BASE
+// removed; neither fails the gate unless fail_on_removed is set.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/base/result.h"
+#include "reports/inputs.h"
+#include "reports/output_format.h"
+#include "reports/overrides.h"
+
+namespace moq::reports {
+
+struct GateLimits {
+  double max_instructions_regression = 1.0;  // percent
+  uint64_t max_allocations_increase = 0;     // absolute, per round (median)
+};
+
+struct GateOptions {
+  GateLimits limits;                    // defaults for every case
+  std::vector<GateOverride> overrides;  // per-case limits (overrides.h)
+  bool fail_on_removed = false;         // a REMOVED case fails the gate too
+};
+
+enum class Verdict { kRegressed, kImproved, kUnchanged, kNew, kRemoved };
+std::string_view to_string(Verdict verdict);
+
+struct GateCase {
+  std::string id;
+  Verdict verdict = Verdict::kUnchanged;
+  GateLimits limits;                       // the limits applied to this case
+  const GateOverride* override = nullptr;  // the rule that set them, if any (points into options)
+  bool base_failed = false;                // then base_* are the completed rounds' partial medians
+  bool head_failed = false;
+  std::optional<uint64_t> base_instructions;
+  std::optional<uint64_t> head_instructions;
+  std::optional<double> instructions_change_pct;
+  std::optional<uint64_t> base_allocations;
+  std::optional<uint64_t> head_allocations;
+  std::vector<std::string>
+      reasons;  // why regressed or improved, e.g. "instructions +2.00% > +1.00%"
+};
+
+struct GateResult {
+  std::string base_label, head_label;
+  std::string counter;  // counter_text of the files
+  GateLimits default_limits;
+  bool fail_on_removed = false;
+  std::vector<GateCase> cases;                        // BASE order, then new cases in HEAD order
+  std::vector<const GateOverride*> unused_overrides;  // rules that matched no case (typos?)
+
+  size_t count(Verdict verdict) const;
+  bool failed() const;    // something regressed (or was removed, with fail_on_removed)
+  int exit_code() const;  // 0 or 3 (kExitRegressed)
+};
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitOutputError = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitRegressed = 3;
+
+// Errors (exit 2): mismatched counter backends or events, a negative or non-finite limit.
+// options must outlive the result (GateCase::override points into it).
+Result<GateResult> gate(const InputFile& base, const InputFile& head, const GateOptions& options);
+
+std::string render_gate(const GateResult& result, OutputFormat format);
+
+}  // namespace moq::reports

@@ -1,0 +1,233 @@
+// The four renderings of a GateResult (gate.h).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness/results/json_io.h"
+#include "reports/gate.h"
+#include "reports/table.h"
+
+namespace moq::reports {
+namespace {
+
+using results::Json;
+
+// Rows that need attention first (as rustc-perf and rustls order theirs), case order within.
+int rank(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kRegressed:
+      return 0;
+    case Verdict::kImproved:
+      return 1;
+    case Verdict::kNew:
+      return 2;
+    case Verdict::kRemoved:
+      return 3;
+    case Verdict::kUnchanged:
+      return 4;
+  }
+  return 4;
+}
+
+std::vector<const GateCase*> ordered(const GateResult& r) {
+  std::vector<const GateCase*> out;
+  for (const GateCase& c : r.cases)
+    out.push_back(&c);
+  std::stable_sort(out.begin(), out.end(), [](const GateCase* a, const GateCase* b) {
+    return rank(a->verdict) < rank(b->verdict);
+  });
+  return out;
+}
+
+// A failed side shows "failed", not its partial median.
+std::string count_or_dash(const std::optional<uint64_t>& value, bool failed) {
+  if (failed) return "failed";
+  return value ? format_count(*value) : "-";
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += sep;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string summary(const GateResult& r) {
+  std::string out = r.failed() ? "REGRESSED" : "passed";
+  out += " (exit " + std::to_string(r.exit_code()) + "): ";
+  out += std::to_string(r.count(Verdict::kRegressed)) + " regressed, " +
+         std::to_string(r.count(Verdict::kImproved)) + " improved, " +
+         std::to_string(r.count(Verdict::kUnchanged)) + " unchanged, " +
+         std::to_string(r.count(Verdict::kNew)) + " new, " +
+         std::to_string(r.count(Verdict::kRemoved)) + " removed";
+  if (r.fail_on_removed && r.count(Verdict::kRemoved) > 0) out += " (removed cases fail)";
+  return out;
+}
+
+std::string limits_text(const GateLimits& limits) {
+  return "instructions " + format_pct(limits.max_instructions_regression) + ", allocations +" +
+         format_count(limits.max_allocations_increase);
+}
+
+std::string heading(const GateResult& r) {
+  return "gate: BASE " + r.base_label + " -> HEAD " + r.head_label + ", counter " + r.counter +
+         ", limits " + limits_text(r.default_limits);
+}
+
+std::string warnings(const GateResult& r, std::string_view prefix) {
+  std::string out;
+  for (const GateOverride* rule : r.unused_overrides) {
+    out += std::string(prefix) + "warning: override " + rule->origin + " \"" + rule->pattern +
+           "\" matches no case\n";
+  }
+  return out;
+}
+
+Table verdict_table(const GateResult& r) {
+  Table table;
+  table.header = {"verdict", "case",  "instructions BASE", "instructions HEAD",
+                  "change",  "limit", "allocations",       "allocation limit",
+                  "reasons"};
+  table.align = {Align::kLeft,  Align::kLeft,  Align::kRight, Align::kRight, Align::kRight,
+                 Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  for (const GateCase* c : ordered(r)) {
+    std::string verdict(to_string(c->verdict));
+    if (c->verdict == Verdict::kRegressed) {
+      std::transform(verdict.begin(), verdict.end(), verdict.begin(), ::toupper);
+    }
+    std::string limit = format_pct(c->limits.max_instructions_regression);
+    std::string allocation_limit = "+" + format_count(c->limits.max_allocations_increase);
+    if (c->override != nullptr) {
+      if (c->override->max_instructions_regression) limit += "*";
+      if (c->override->max_allocations_increase) allocation_limit += "*";
+    }
+    table.rows.push_back(
+        {verdict, c->id, count_or_dash(c->base_instructions, c->base_failed),
+         count_or_dash(c->head_instructions, c->head_failed),
+         c->instructions_change_pct ? format_pct(*c->instructions_change_pct) : "-", limit,
+         count_or_dash(c->base_allocations, c->base_failed) + " -> " +
+             count_or_dash(c->head_allocations, c->head_failed),
+         allocation_limit, join(c->reasons, "; ")});
+  }
+  return table;
+}
+
+std::string render_table(const GateResult& r) {
+  std::string out = heading(r) + "\n\n" + render_terminal(verdict_table(r));
+  if (std::any_of(r.cases.begin(), r.cases.end(),
+                  [](const GateCase& c) { return c.override != nullptr; })) {
+    out += "(* limit set by an override rule)\n";
+  }
+  out += warnings(r, "");
+  return out + "\nresult: " + summary(r) + "\n";
+}
+
+std::string render_md(const GateResult& r) {
+  std::string out = "### moqbench " + heading(r) + "\n\n**" + summary(r) + "**\n\n";
+  out += render_markdown(verdict_table(r));
+  if (std::any_of(r.cases.begin(), r.cases.end(),
+                  [](const GateCase& c) { return c.override != nullptr; })) {
+    out += "\n\\* limit set by an override rule\n";
+  }
+  const std::string warn = warnings(r, "- ");
+  if (!warn.empty()) out += "\n" + warn;
+  return out;
+}
+
+std::string optional_text(const std::optional<uint64_t>& value) {
+  return value ? std::to_string(*value) : "";
+}
+
+std::string render_csv_rows(const GateResult& r) {
+  Table table;
+  table.header = {"id",
+                  "verdict",
+                  "base_instructions",
+                  "head_instructions",
+                  "change_pct",
+                  "max_instructions_regression",
+                  "base_allocations",
+                  "head_allocations",
+                  "max_allocations_increase",
+                  "override",
+                  "reasons"};
+  for (const GateCase& c : r.cases) {
+    table.rows.push_back(
+        {c.id, std::string(to_string(c.verdict)), optional_text(c.base_instructions),
+         optional_text(c.head_instructions),
+         c.instructions_change_pct ? format_double(*c.instructions_change_pct) : "",
+         format_double(c.limits.max_instructions_regression), optional_text(c.base_allocations),
+         optional_text(c.head_allocations), std::to_string(c.limits.max_allocations_increase),
+         c.override != nullptr ? c.override->pattern : "", join(c.reasons, "; ")});
+  }
+  return render_csv(table);
+}
+
+Json optional_json(const std::optional<uint64_t>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+Json limits_json(const GateLimits& limits) {
+  return {{"max_instructions_regression", limits.max_instructions_regression},
+          {"max_allocations_increase", limits.max_allocations_increase}};
+}
+
+std::string render_json(const GateResult& r) {
+  Json doc = Json::object();
+  doc["schema"] = "moqbench.gate/1";
+  doc["base"] = r.base_label;
+  doc["head"] = r.head_label;
+  doc["counter"] = r.counter;
+  doc["limits"] = limits_json(r.default_limits);
+  doc["fail_on_removed"] = r.fail_on_removed;
+  doc["result"] = r.failed() ? "regressed" : "passed";
+  doc["exit_code"] = r.exit_code();
+  doc["counts"] = {{"regressed", r.count(Verdict::kRegressed)},
+                   {"improved", r.count(Verdict::kImproved)},
+                   {"unchanged", r.count(Verdict::kUnchanged)},
+                   {"new", r.count(Verdict::kNew)},
+                   {"removed", r.count(Verdict::kRemoved)}};
+  Json cases = Json::array();
+  for (const GateCase& c : r.cases) {
+    cases.push_back({{"id", c.id},
+                     {"verdict", std::string(to_string(c.verdict))},
+                     {"instructions",
+                      {{"base", optional_json(c.base_instructions)},
+                       {"head", optional_json(c.head_instructions)},
+                       {"change_pct", c.instructions_change_pct ? Json(*c.instructions_change_pct)
+                                                                : Json(nullptr)}}},
+                     {"allocations",
+                      {{"base", optional_json(c.base_allocations)},
+                       {"head", optional_json(c.head_allocations)}}},
+                     {"limits", limits_json(c.limits)},
+                     {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
+                     {"reasons", c.reasons}});
+  }
+  doc["cases"] = std::move(cases);
+  Json unused = Json::array();
+  for (const GateOverride* rule : r.unused_overrides) {
+    unused.push_back({{"case", rule->pattern}, {"origin", rule->origin}});
+  }
+  doc["unused_overrides"] = std::move(unused);
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render_gate(const GateResult& result, OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kTable:
+      return render_table(result);
+    case OutputFormat::kMarkdown:
+      return render_md(result);
+    case OutputFormat::kCsv:
+      return render_csv_rows(result);
+    case OutputFormat::kJson:
+      return render_json(result);
+  }
+  return render_table(result);
+}
+
+}  // namespace moq::reports

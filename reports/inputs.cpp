@@ -1,0 +1,82 @@
+#include "reports/inputs.h"
+
+#include <map>
+
+#include "harness/results/results_file.h"
+
+namespace moq::reports {
+namespace {
+
+std::string base_label(const std::string& path) {
+  std::string name =
+      path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  const std::string suffix = ".json";
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    name.resize(name.size() - suffix.size());
+  }
+  return name.empty() ? "file" : name;
+}
+
+}  // namespace
+
+void assign_labels(std::vector<InputFile>& inputs) {
+  std::map<std::string, int> uses;
+  for (const InputFile& input : inputs)
+    ++uses[base_label(input.path)];
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string label = base_label(inputs[i].path);
+    if (uses[label] > 1) label += "#" + std::to_string(i + 1);
+    inputs[i].label = label;
+  }
+}
+
+Result<std::vector<InputFile>> load_inputs(const std::vector<std::string>& paths) {
+  std::vector<InputFile> inputs;
+  for (const std::string& path : paths) {
+    Result<results::ResultsFile> file = results::read_results_file(path);
+    if (!file.ok()) return file.error();
+    inputs.push_back({path, "", std::move(*file)});
+  }
+  assign_labels(inputs);
+  return inputs;
+}
+
+std::string counter_text(const results::Meta& meta) {
+  std::string text(results::to_string(meta.counter_backend));
+  if (meta.counter_event) text += " " + *meta.counter_event;
+  return text;
+}
+
+std::string commit_text(const results::Meta& meta) {
+  if (!meta.git_commit) return "no git commit";
+  return meta.git_commit->substr(0, 7) + (meta.git_dirty ? " dirty" : " clean");
+}
+
+Status check_same_counter(const InputFile& first, const InputFile& other) {
+  const results::Meta& a = first.results.meta;
+  const results::Meta& b = other.results.meta;
+  if (a.counter_backend != b.counter_backend || a.counter_event != b.counter_event) {
+    return Error{0, "cannot compare " + first.path + " (counter " + counter_text(a) + ") with " +
+                        other.path + " (counter " + counter_text(b) +
+                        "): counts from different counter backends or events are never "
+                        "compared; measure both with the same backend and event"};
+  }
+  return {};
+}
+
+Status check_same_counter(const std::vector<InputFile>& inputs) {
+  for (size_t i = 1; i < inputs.size(); ++i) {
+    if (Status status = check_same_counter(inputs[0], inputs[i]); !status.ok()) return status;
+  }
+  return {};
+}
+
+bool same_build(const results::Meta& a, const results::Meta& b) {
+  return a.git_commit && b.git_commit && *a.git_commit == *b.git_commit && !a.git_dirty &&
+         !b.git_dirty && a.compiler == b.compiler && a.compiler_flags == b.compiler_flags &&
+         a.build_type == b.build_type && a.cpu_model == b.cpu_model &&
+         a.counter_backend == b.counter_backend && a.counter_event == b.counter_event;
+}
+
+}  // namespace moq::reports

@@ -1,0 +1,44 @@
+// Loading the results files a report reads, naming them, and the two rules every report applies:
+// counts from different counter backends or events are never compared, and two files from the
+// same commit and build measure the same code, so their difference is noise.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/results/results.h"
+#include "model/base/result.h"
+
+namespace moq::reports {
+
+struct InputFile {
+  std::string path;
+  std::string label;  // short unique name for columns and series: "base", "head", "run#2"
+  results::ResultsFile results;
+};
+
+// Reads and validates each file (an error names the file and the bad field) and gives each a
+// label: its file name without directory and ".json", made unique with "#<n>" (1-based
+// position) where two would be equal.
+Result<std::vector<InputFile>> load_inputs(const std::vector<std::string>& paths);
+
+// For inputs built in memory (tests, the CLI after a run): labels as load_inputs gives them.
+void assign_labels(std::vector<InputFile>& inputs);
+
+// OK when every file has the same counter backend and event as the first; otherwise an error
+// naming both files and both backends/events.
+Status check_same_counter(const std::vector<InputFile>& inputs);
+Status check_same_counter(const InputFile& a, const InputFile& b);
+
+// The noise rule: two results come from the same commit and build when both name the same git
+// commit, neither tree was dirty, and compiler, compiler flags, build type and CPU model are
+// equal (counter backend and event are already equal by check_same_counter). Then any
+// difference between them is measurement noise, not a code change.
+bool same_build(const results::Meta& a, const results::Meta& b);
+
+// "callgrind Ir", "perf instructions:u", "none".
+std::string counter_text(const results::Meta& meta);
+// "0123456 clean", "0123456 dirty", "no git commit".
+std::string commit_text(const results::Meta& meta);
+
+}  // namespace moq::reports

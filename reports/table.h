@@ -1,0 +1,43 @@
+// A table of text cells and its three text renderings (aligned terminal columns, GitHub
+// Markdown, CSV), plus the number formats the reports share.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace moq::reports {
+
+enum class Align { kLeft, kRight };
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<Align> align;  // one per column; missing entries are kLeft
+  std::vector<std::vector<std::string>> rows;
+};
+
+// Columns padded to their widest cell (counted in UTF-8 code points), two spaces apart, header
+// underlined with '-'. No trailing spaces.
+std::string render_terminal(const Table& table);
+// A GitHub Markdown table; '|' in cells is escaped, right-aligned columns use "---:".
+std::string render_markdown(const Table& table);
+// RFC 4180 CSV: cells with ',', '"' or a line break are quoted, '"' doubled; lines end "\n".
+std::string render_csv(const Table& table);
+// An HTML <table> (cells escaped; right-aligned columns get class "num").
+std::string render_html_table(const Table& table);
+
+// 1234567 -> "1,234,567".
+std::string format_count(uint64_t value);
+// 2.0 -> "+2.00%", -0.5 -> "-0.50%", 0 -> "+0.00%" (rounded to 0.01 first).
+std::string format_pct(double pct);
+// (head - base) / base * 100; nullopt when base is 0 and head is not (no finite change).
+std::optional<double> percent_change(uint64_t base, uint64_t head);
+// A double for machine formats: shortest text that reads back to the same value.
+std::string format_double(double value);
+
+std::string html_escape(std::string_view text);
+size_t display_width(std::string_view utf8);
+
+}  // namespace moq::reports

@@ -72,8 +72,8 @@ std::string params_except(const CaseResult& c, const std::string& skip) {
   return out;
 }
 
-const CaseResult* usable(const InputFile& input, const std::string& id, Metric metric) {
-  const CaseResult* c = input.results.find_case(id);
+const CaseResult* usable(const CaseLookup& lookup, const std::string& id, Metric metric) {
+  const CaseResult* c = lookup.find(id);
   if (c == nullptr || c->flags.failed || !c->metrics.get(metric)) return nullptr;
   return c;
 }
@@ -95,8 +95,8 @@ void sort_points(Chart& chart) {
                      chart.series.end());
 }
 
-void charts_by_axis(const std::vector<InputFile>& inputs, const Group& group,
-                    const std::string& x_axis, std::vector<Chart>& out) {
+void charts_by_axis(const std::vector<InputFile>& inputs, const std::vector<CaseLookup>& lookups,
+                    const Group& group, const std::string& x_axis, std::vector<Chart>& out) {
   // Families: the other parameters' values, in order of first appearance.
   std::vector<std::string> families;
   std::map<std::string, std::vector<const CaseResult*>> members;
@@ -111,7 +111,7 @@ void charts_by_axis(const std::vector<InputFile>& inputs, const Group& group,
       for (size_t f = 0; f < inputs.size(); ++f) {
         ChartSeries series{inputs[f].label, {}};
         for (const CaseResult* member : members[fixed]) {
-          const CaseResult* c = usable(inputs[f], member->id, metric);
+          const CaseResult* c = usable(lookups[f], member->id, metric);
           if (c == nullptr) continue;
           const int64_t x = *int_param(*c, x_axis);
           series.points.push_back({static_cast<double>(x), std::to_string(x),
@@ -125,15 +125,15 @@ void charts_by_axis(const std::vector<InputFile>& inputs, const Group& group,
   }
 }
 
-void charts_by_file(const std::vector<InputFile>& inputs, const Group& group,
-                    std::vector<Chart>& out) {
+void charts_by_file(const std::vector<InputFile>& inputs, const std::vector<CaseLookup>& lookups,
+                    const Group& group, std::vector<Chart>& out) {
   for (Metric metric : chart_metrics(inputs)) {
     Chart chart{group.key, "", std::string(results::metric_name(metric)), "file", {}};
     for (const CaseResult* member : group.cases) {
       const std::string name = params_except(*member, "");
       ChartSeries series{name.empty() ? "(no parameters)" : name, {}};
       for (size_t f = 0; f < inputs.size(); ++f) {
-        const CaseResult* c = usable(inputs[f], member->id, metric);
+        const CaseResult* c = usable(lookups[f], member->id, metric);
         if (c == nullptr) continue;
         series.points.push_back(
             {static_cast<double>(f), inputs[f].label, c->metrics.get(metric)->median, c->id, f});
@@ -162,12 +162,13 @@ std::vector<Chart> build_charts(const std::vector<InputFile>& inputs) {
       groups[it->second].cases.push_back(&c);
     }
   }
+  const std::vector<CaseLookup> lookups = lookups_of(inputs);
   for (const Group& group : groups) {
     const std::string x_axis = choose_x_axis(group);
     if (x_axis.empty()) {
-      charts_by_file(inputs, group, charts);
+      charts_by_file(inputs, lookups, group, charts);
     } else {
-      charts_by_axis(inputs, group, x_axis, charts);
+      charts_by_axis(inputs, lookups, group, x_axis, charts);
     }
   }
   return charts;

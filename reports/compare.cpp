@@ -93,13 +93,13 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
   }
   out.new_ids.resize(inputs.size());
   out.removed_ids.resize(inputs.size());
-  const results::ResultsFile& base = inputs[0].results;
+  const std::vector<CaseLookup> lookups = lookups_of(inputs);
   for (const std::string& id : ids) {
     CompareRow row;
     row.id = id;
-    const results::CaseResult* base_case = base.find_case(id);
+    const results::CaseResult* base_case = lookups[0].find(id);
     for (size_t f = 0; f < inputs.size(); ++f) {
-      const results::CaseResult* c = inputs[f].results.find_case(id);
+      const results::CaseResult* c = lookups[f].find(id);
       CompareCell cell = cell_of(c);
       if (f > 0 && base_case != nullptr && c == nullptr) out.removed_ids[f].push_back(id);
       if (f > 0 && base_case == nullptr && c != nullptr) out.new_ids[f].push_back(id);

@@ -137,6 +137,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   result.counter = counter_text(base.results.meta);
   result.default_limits = options.limits;
   result.fail_on_removed = options.fail_on_removed;
+  const CaseLookup base_lookup(base.results), head_lookup(head.results);
   std::set<const GateOverride*> used;
   auto add = [&](const std::string& id) {
     GateCase c;
@@ -148,7 +149,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   };
   for (const results::CaseResult& b : base.results.cases) {
     GateCase c = add(b.id);
-    if (const results::CaseResult* h = head.results.find_case(b.id)) {
+    if (const results::CaseResult* h = head_lookup.find(b.id)) {
       judge(b, *h, c);
     } else {
       c.verdict = Verdict::kRemoved;
@@ -160,7 +161,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
     result.cases.push_back(std::move(c));
   }
   for (const results::CaseResult& h : head.results.cases) {
-    if (base.results.find_case(h.id) != nullptr) continue;
+    if (base_lookup.find(h.id) != nullptr) continue;
     GateCase c = add(h.id);
     c.verdict = Verdict::kNew;
     c.head_instructions = median_of(h.metrics.instructions);

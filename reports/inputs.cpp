@@ -20,6 +20,24 @@ std::string base_label(const std::string& path) {
 
 }  // namespace
 
+CaseLookup::CaseLookup(const results::ResultsFile& file) {
+  for (const results::CaseResult& c : file.cases)
+    by_id_.emplace(c.id, &c);
+}
+
+const results::CaseResult* CaseLookup::find(std::string_view id) const {
+  const auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second;
+}
+
+std::vector<CaseLookup> lookups_of(const std::vector<InputFile>& inputs) {
+  std::vector<CaseLookup> lookups;
+  lookups.reserve(inputs.size());
+  for (const InputFile& input : inputs)
+    lookups.emplace_back(input.results);
+  return lookups;
+}
+
 void assign_labels(std::vector<InputFile>& inputs) {
   std::map<std::string, int> uses;
   for (const InputFile& input : inputs)

@@ -3,7 +3,9 @@
 // same commit and build measure the same code, so their difference is noise.
 #pragma once
 
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/results/results.h"
@@ -16,6 +18,18 @@ struct InputFile {
   std::string label;  // short unique name for columns and series: "base", "head", "run#2"
   results::ResultsFile results;
 };
+
+// Finds a file's cases by id in O(log n) (ResultsFile::find_case is a linear scan, and reports
+// look up every case of every file). Refers to the file, which must outlive it.
+class CaseLookup {
+ public:
+  explicit CaseLookup(const results::ResultsFile& file);
+  const results::CaseResult* find(std::string_view id) const;
+
+ private:
+  std::map<std::string_view, const results::CaseResult*> by_id_;
+};
+std::vector<CaseLookup> lookups_of(const std::vector<InputFile>& inputs);
 
 // Reads and validates each file (an error names the file and the bad field) and gives each a
 // label: its file name without directory and ".json", made unique with "#<n>" (1-based

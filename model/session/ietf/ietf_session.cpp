@@ -17,8 +17,7 @@ Result<std::unique_ptr<Session>> create_ietf_session(Connection& conn, Version v
                            std::string(version_alpn(version)) + "'"};
   if (conn.close_error())
     return Error{transport_error::kConnectionClosed, "create_ietf_session: connection closed"};
-  return std::unique_ptr<Session>(
-      new ietf_session::IetfSession(conn, version, std::move(config)));
+  return std::unique_ptr<Session>(new ietf_session::IetfSession(conn, version, std::move(config)));
 }
 
 }  // namespace moq::session

@@ -52,8 +52,7 @@ TrackInfo track_info_of(const w::Properties& props) {
     if (kv.type == uint64_t(w::PropertyType::DefaultPublisherPriority) && kv.value <= 255) {
       info.priority = local_priority(static_cast<uint8_t>(kv.value));
     } else if (kv.type == uint64_t(w::PropertyType::MaxCacheDuration)) {
-      info.cache.max_age_ns =
-          kv.value > UINT64_MAX / kNsPerMs ? UINT64_MAX : kv.value * kNsPerMs;
+      info.cache.max_age_ns = kv.value > UINT64_MAX / kNsPerMs ? UINT64_MAX : kv.value * kNsPerMs;
     }
   }
   return info;

@@ -36,18 +36,28 @@ uint8_t subscriber_priority(const std::optional<uint8_t>& wire) {
 TrackLookup lookup_track(IetfSession& s, const w::TrackNamespace& ns, const std::string& name,
                          const TrackPreferences& prefs) {
   TrackLookup out;
-  auto refuse = [&](std::string why) {
-    out.error = request_error(w::RequestErrorCode::DoesNotExist, std::move(why));
-    return out;
-  };
+  out.error.error_code = uint64_t(w::RequestErrorCode::DoesNotExist);
   const OriginConsumer& origin = s.config().publish;
-  if (!origin) return refuse("this endpoint publishes nothing");
+  if (!origin) {
+    out.error.reason = "this endpoint publishes nothing";
+    return out;
+  }
   std::optional<Path> path = path_of(ns);
-  if (!path) return refuse("no broadcast path has a namespace field holding '/'");
+  if (!path) {
+    out.error.reason = "no broadcast path has a namespace field holding '/'";
+    return out;
+  }
   std::optional<BroadcastConsumer> b = origin.lookup(*path);
-  if (!b) return refuse("no broadcast at '" + path->str() + "'");
+  if (!b) {
+    out.error.reason = clip_reason("no broadcast at '" + path->str() + "'");
+    return out;
+  }
   Result<TrackConsumer> t = b->subscribe(name, prefs);
-  if (!t) return refuse("track '" + name + "' of '" + path->str() + "': " + t.error().message);
+  if (!t) {
+    out.error.reason =
+        clip_reason("track '" + name + "' of '" + path->str() + "': " + t.error().message);
+    return out;
+  }
   out.track = std::move(*t);
   return out;
 }
@@ -127,8 +137,8 @@ Poll SubgroupSender::poll() {
     for (; i < stop; ++i) {
       const FrameView f = group_.frame(i);
       uint8_t* p = arena.reserve(w::kMaxSubgroupObjectHeaderSize);
-      const size_t n = w::encode_subgroup_object(state_, header_, i, {}, f.size,
-                                                 w::ObjectStatus::Normal, p);
+      const size_t n =
+          w::encode_subgroup_object(state_, header_, i, {}, f.size, w::ObjectStatus::Normal, p);
       chain.push(arena.commit(n));
       f.append_to(chain);
     }
@@ -218,13 +228,19 @@ Poll SubscribeServer::poll() {
           return end();
         }
         break;
-      case In::Pending: more = false; break;
-      case In::Fin: more = false; break;  // -22: the subscriber sends nothing more
+      case In::Pending:
+        more = false;
+        break;
+      case In::Fin:
+        more = false;
+        break;  // -22: the subscriber sends nothing more
       case In::Reset:
         cancel_all(kCancelled);
         cancel_stream(kCancelled);
         return end();
-      case In::Closed: cancel_all(kCancelled); return end();
+      case In::Closed:
+        cancel_all(kCancelled);
+        return end();
     }
   }
   if (send_failed_ || !flush()) {  // the subscriber stopped our side: a cancel
@@ -304,7 +320,8 @@ Poll SubscribeServer::resolve() {
       phase_ = Phase::Closing;
       return Poll::Pending;
     case TrackStatus::Active:
-    case TrackStatus::Finished: break;
+    case TrackStatus::Finished:
+      break;
   }
   edge_ = track_edge(*track_);
   SpanResult r = subscription_span(params, s_.v(), edge_);
@@ -400,13 +417,15 @@ void SubscribeServer::spawn_senders() {
         uint64_t end = UINT64_MAX;
         if (span_.end && seq == span_.end->group && span_.end->object != kWholeGroup)
           end = span_.end->object + 1;
-        SubgroupSender& snd = s_.scope().spawn<SubgroupSender>(
-            s_, *this, std::move(g), alias_, first, end,
-            data_send_order(priority_, seq, ascending_));
+        SubgroupSender& snd =
+            s_.scope().spawn<SubgroupSender>(s_, *this, std::move(g), alias_, first, end,
+                                             data_send_order(priority_, seq, ascending_));
         senders_.push_back(snd);
         continue;
       }
-      case Next::Pending: track_wait_.wait(track_->groups()); return;
+      case Next::Pending:
+        track_wait_.wait(track_->groups());
+        return;
       case Next::End:
         done_status_ = uint64_t(track_->status() == TrackStatus::Finished
                                     ? w::PublishDoneStatus::TrackEnded
@@ -509,9 +528,9 @@ Poll FetchServer::resolve() {
     }
     const TrackEdge& edge = sub->edge_at_ok();
     if (!sub->forwarding() || !edge.any_object) {
-      refuse(w::RequestErrorCode::InvalidRange,
-             edge.any_object ? "the joined subscription does not forward"
-                             : "the joined track has no object");
+      refuse(w::RequestErrorCode::InvalidRange, edge.any_object
+                                                    ? "the joined subscription does not forward"
+                                                    : "the joined track has no object");
       return Poll::Pending;
     }
     const w::Location jl = edge.largest;
@@ -630,13 +649,18 @@ Poll FetchServer::poll() {
           s_.violation(std::string("FETCH request stream: unexpected ") +
                        w::control_name(msg, s_.v()));
           return end();
-        case In::Pending: more = false; break;
-        case In::Fin: more = false; break;
+        case In::Pending:
+          more = false;
+          break;
+        case In::Fin:
+          more = false;
+          break;
         case In::Reset:
           if (data_ && !data_done_ && data_->reset(kCancelled)) ++s_.stats().streams_reset;
           cancel_stream(kCancelled);
           return end();
-        case In::Closed: return end();
+        case In::Closed:
+          return end();
       }
     }
     if (!flush()) return end();
@@ -693,10 +717,17 @@ Poll TrackStatusServer::poll() {
         s_.violation(std::string("TRACK_STATUS request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: more = false; break;
-      case In::Fin: more = false; break;
-      case In::Reset: cancel_stream(kCancelled); return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Pending:
+        more = false;
+        break;
+      case In::Fin:
+        more = false;
+        break;
+      case In::Reset:
+        cancel_stream(kCancelled);
+        return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
   if (!answered_) {
@@ -747,10 +778,17 @@ Poll NamespaceServer::poll() {
         s_.violation(std::string("SUBSCRIBE_NAMESPACE request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: more = false; break;
-      case In::Fin: more = false; break;  // -22: the subscriber sends nothing more
-      case In::Reset: cancel_stream(kCancelled); return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Pending:
+        more = false;
+        break;
+      case In::Fin:
+        more = false;
+        break;  // -22: the subscriber sends nothing more
+      case In::Reset:
+        cancel_stream(kCancelled);
+        return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
   if (!started_) {
@@ -837,12 +875,14 @@ Poll PublishNamespaceClient::poll() {
         s_.violation(std::string("PUBLISH_NAMESPACE request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: return flush() ? Poll::Pending : Poll::Done;
+      case In::Pending:
+        return flush() ? Poll::Pending : Poll::Done;
       case In::Fin:
       case In::Reset:
         if (!fin_sent_) cancel_stream(kCancelled);
         return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
 }

@@ -100,7 +100,7 @@ class FetchServer final : public RequestTask, public Link<FillTag> {
   std::optional<TrackConsumer> track_;
   std::optional<Span> span_;
   std::vector<FetchPart> parts_;
-  uint8_t publisher_priority_ = 0;  // wire value
+  uint8_t publisher_priority_ = 0;   // wire value
   uint8_t subscriber_priority_ = 0;  // local value
   SendStreamPtr data_;
   Outbox data_out_;
@@ -175,8 +175,7 @@ class TrackStatusServer final : public RequestTask {
 
 class NamespaceServer final : public RequestTask, public Link<NsServeTag> {
  public:
-  NamespaceServer(IetfSession& s, SendStreamPtr send, StreamInput input,
-                  w::SubscribeNamespace msg);
+  NamespaceServer(IetfSession& s, SendStreamPtr send, StreamInput input, w::SubscribeNamespace msg);
   Poll poll() override;
   const Path& prefix() const { return prefix_; }
 

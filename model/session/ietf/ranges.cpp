@@ -56,12 +56,14 @@ TrackEdge track_edge(const TrackConsumer& track) {
 SpanResult location_filter_span(const w::LocationFilter& f, const TrackEdge& edge) {
   using T = w::LocationFilterType;
   switch (f.type) {
-    case T::None: return ok({0, 0});
+    case T::None:
+      return ok({0, 0});
     case T::RelativeStart: {
       const uint64_t base = edge.next_group;
       return ok({f.start_group >= base ? 0 : base - f.start_group, 0});
     }
-    case T::AbsoluteStart: return ok({f.start_group, f.start_object});
+    case T::AbsoluteStart:
+      return ok({f.start_group, f.start_object});
     case T::AbsoluteRange:
     case T::AbsoluteRangeEnd: {
       if (f.end_group_delta > UINT64_MAX - f.start_group)
@@ -76,7 +78,8 @@ SpanResult location_filter_span(const w::LocationFilter& f, const TrackEdge& edg
                     "end " + loc_text(end) + " is before start " + loc_text(start));
       return ok(start, end);
     }
-    case T::NextObject: return ok(edge.next_object);
+    case T::NextObject:
+      return ok(edge.next_object);
   }
   return fail(RangeError::Violation, "unknown LOCATION_FILTER type");
 }
@@ -91,9 +94,12 @@ SpanResult subscription_span(const w::MessageParams& params, w::IetfVersion v,
   const w::SubscriptionFilter& f = *params.subscription_filter;
   using T = w::SubscriptionFilterType;
   switch (f.type) {
-    case T::NextGroupStart: return ok({edge.next_group, 0});
-    case T::LargestObject: return ok(edge.next_object);
-    case T::AbsoluteStart: return ok(f.start);
+    case T::NextGroupStart:
+      return ok({edge.next_group, 0});
+    case T::LargestObject:
+      return ok(edge.next_object);
+    case T::AbsoluteStart:
+      return ok(f.start);
     case T::AbsoluteRange:
       if (f.end_group_delta > UINT64_MAX - f.start.group)
         return fail(RangeError::Violation, "SUBSCRIPTION_FILTER end group overflows");
@@ -127,17 +133,15 @@ SpanResult fetch_span(const w::Fetch& fetch, w::IetfVersion v, const TrackEdge& 
     w::Location end{fetch.end.group, kWholeGroup};
     if (fetch.end.object > 0) end.object = fetch.end.object - 1;
     if (fetch.end.object > 0 && fetch.end <= fetch.start)
-      return fail(RangeError::InvalidRange, "End " + loc_text(fetch.end) +
-                                                " is not after Start " + loc_text(fetch.start));
-    if (end < fetch.start)
       return fail(RangeError::InvalidRange,
-                  "End group " + std::to_string(fetch.end.group) + " is before Start " +
-                      loc_text(fetch.start));
+                  "End " + loc_text(fetch.end) + " is not after Start " + loc_text(fetch.start));
+    if (end < fetch.start)
+      return fail(RangeError::InvalidRange, "End group " + std::to_string(fetch.end.group) +
+                                                " is before Start " + loc_text(fetch.start));
     asked = ok(fetch.start, end);
   } else {
-    asked = fetch.params.location_filter
-                ? location_filter_span(*fetch.params.location_filter, edge)
-                : ok({0, 0});
+    asked = fetch.params.location_filter ? location_filter_span(*fetch.params.location_filter, edge)
+                                         : ok({0, 0});
     if (asked.error != RangeError::None) return asked;
   }
   if (!edge.any_object) return fail(RangeError::InvalidRange, "the track has no object yet");

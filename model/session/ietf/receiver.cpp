@@ -36,20 +36,30 @@ Poll UniReader::finish_with_stop(uint64_t code) {
 
 Poll UniReader::poll() {
   switch (mode_) {
-    case Mode::Classify: return classify();
-    case Mode::Control: return control();
+    case Mode::Classify:
+      return classify();
+    case Mode::Control:
+      return control();
     case Mode::Padding:
       for (;;) {
         switch (in_.fill()) {
-          case ReadStatus::Data: in_.current().reset(); continue;
-          case ReadStatus::WouldBlock: rd_.wait(in_.readable()); return Poll::Pending;
-          default: return Poll::Done;
+          case ReadStatus::Data:
+            in_.current().reset();
+            continue;
+          case ReadStatus::WouldBlock:
+            rd_.wait(in_.readable());
+            return Poll::Pending;
+          default:
+            return Poll::Done;
         }
       }
     case Mode::Subgroup:
-    case Mode::Parked: return subgroup();
-    case Mode::Objects: return objects();
-    case Mode::Done: return Poll::Done;
+    case Mode::Parked:
+      return subgroup();
+    case Mode::Objects:
+      return objects();
+    case Mode::Done:
+      return Poll::Done;
   }
   return Poll::Done;
 }
@@ -59,19 +69,26 @@ Poll UniReader::classify() {
   Error control_error;
   for (;;) {
     switch (in_.fill()) {
-      case ReadStatus::Data: break;
-      case ReadStatus::WouldBlock: rd_.wait(in_.readable()); return Poll::Pending;
+      case ReadStatus::Data:
+        break;
+      case ReadStatus::WouldBlock:
+        rd_.wait(in_.readable());
+        return Poll::Pending;
       case ReadStatus::Fin:
       case ReadStatus::Reset:
-      case ReadStatus::Error: return Poll::Done;  // ended before its type: nothing to do
+      case ReadStatus::Error:
+        return Poll::Done;  // ended before its type: nothing to do
     }
     w::DataDecode d = in_.decode([&](std::span<const uint8_t> bytes) {
       w::DataDecode c = w::classify_uni_stream(bytes, kind_);
       if (!c.ok()) return c;
       switch (kind_) {
-        case w::UniStreamKind::Subgroup: return w::decode_subgroup_header(bytes, header_);
-        case w::UniStreamKind::Fetch: return w::decode_fetch_header(bytes, fetch_id_);
-        case w::UniStreamKind::Padding: return c;
+        case w::UniStreamKind::Subgroup:
+          return w::decode_subgroup_header(bytes, header_);
+        case w::UniStreamKind::Fetch:
+          return w::decode_fetch_header(bytes, fetch_id_);
+        case w::UniStreamKind::Padding:
+          return c;
         case w::UniStreamKind::Control: {
           w::ControlDecode m = w::decode_control(bytes, v);
           w::DataDecode out;
@@ -151,12 +168,14 @@ Poll UniReader::control() {
                      (std::holds_alternative<w::GoAway>(m) ? " received twice"
                                                            : " is not allowed after SETUP"));
         return Poll::Done;
-      case In::Pending: return Poll::Pending;
+      case In::Pending:
+        return Poll::Pending;
       case In::Fin:
       case In::Reset:
         if (!s_.is_closed()) s_.violation("control stream: the peer closed its control stream");
         return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
 }
@@ -210,7 +229,8 @@ Poll UniReader::subgroup() {
       wait_.wait(s_.aliases.changed());
       rd_.wait(in_.readable());
       return Poll::Pending;
-    case AliasTable::Kind::Bound: break;
+    case AliasTable::Kind::Bound:
+      break;
   }
   if (parked_) {
     parked_ = false;
@@ -218,7 +238,9 @@ Poll UniReader::subgroup() {
   }
   GroupProducer g;
   switch (e.sub->attach(*this, header_.group_id, g)) {
-    case SubscribeClient::Attach::Write: group_ = std::move(g); return unpark();
+    case SubscribeClient::Attach::Write:
+      group_ = std::move(g);
+      return unpark();
     case SubscribeClient::Attach::Wait:
       mode_ = Mode::Parked;
       wait_.wait(sub_->join_changed());
@@ -261,7 +283,9 @@ Poll UniReader::objects() {
       frames);
   s_.stats().frames_received += frames;
   switch (stop) {
-    case ObjectParser::Stop::Blocked: rd_.wait(in_.readable()); return Poll::Pending;
+    case ObjectParser::Stop::Blocked:
+      rd_.wait(in_.readable());
+      return Poll::Pending;
     case ObjectParser::Stop::Fin:
       if (parser_.mid_object(in_)) {
         s_.violation("subgroup object: the stream ended in the middle of an object");
@@ -280,7 +304,9 @@ Poll UniReader::objects() {
       g.abort(s_.session_error());
       mode_ = Mode::Done;
       return Poll::Done;
-    case ObjectParser::Stop::Malformed: s_.violation(parser_.error().error()); return Poll::Done;
+    case ObjectParser::Stop::Malformed:
+      s_.violation(parser_.error().error());
+      return Poll::Done;
   }
   return Poll::Done;
 }

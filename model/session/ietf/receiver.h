@@ -55,11 +55,16 @@ ObjectParser::Stop ObjectParser::run(StreamInput& in, Decode&& decode, Emit&& em
                                      uint64_t& frames) {
   for (;;) {
     switch (in.fill()) {
-      case ReadStatus::Data: break;
-      case ReadStatus::WouldBlock: return Stop::Blocked;
-      case ReadStatus::Fin: return Stop::Fin;
-      case ReadStatus::Reset: return Stop::Reset;
-      case ReadStatus::Error: return Stop::Closed;
+      case ReadStatus::Data:
+        break;
+      case ReadStatus::WouldBlock:
+        return Stop::Blocked;
+      case ReadStatus::Fin:
+        return Stop::Fin;
+      case ReadStatus::Reset:
+        return Stop::Reset;
+      case ReadStatus::Error:
+        return Stop::Closed;
     }
     Bytes& c = in.current();
     if (in_payload_) {
@@ -83,8 +88,8 @@ ObjectParser::Stop ObjectParser::run(StreamInput& in, Decode&& decode, Emit&& em
     }
     uint64_t length = 0;
     bool is_frame = false;
-    w::DataDecode d = in.decode(
-        [&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
+    w::DataDecode d =
+        in.decode([&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
     if (d.status == DecodeStatus::NeedMore) continue;
     if (d.status == DecodeStatus::Malformed) {
       error_ = d;

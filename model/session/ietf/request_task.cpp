@@ -35,7 +35,8 @@ In read_message(IetfSession& s, StreamInput& input, w::ControlMessage& out, Wait
       case ReadStatus::Reset:
         ++s.stats().resets_received;
         return In::Reset;
-      case ReadStatus::Error: return In::Closed;
+      case ReadStatus::Error:
+        return In::Closed;
     }
   }
 }

@@ -159,7 +159,8 @@ class Driver final : public Task {
         return;
       case In::Fin:
       case In::Reset:
-      case In::Closed: return;
+      case In::Closed:
+        return;
     }
   }
 
@@ -246,10 +247,10 @@ Status IetfSession::can_request(const char* what) const {
 
 bool IetfSession::accept_peer_request_id(uint64_t id, const char* message) {
   if (peer_ids_.accept(id)) return true;
-  violation(Error{uint64_t(w::SessionError::InvalidRequestId),
-                  std::string(message) + ": field 'request id': " + w::describe_value(id) +
-                      ((id & 1) != (is_client() ? 1u : 0u) ? " has the wrong parity"
-                                                          : " was used before")});
+  violation(Error{
+      uint64_t(w::SessionError::InvalidRequestId),
+      std::string(message) + ": field 'request id': " + w::describe_value(id) +
+          ((id & 1) != (is_client() ? 1u : 0u) ? " has the wrong parity" : " was used before")});
   return false;
 }
 
@@ -388,8 +389,7 @@ void IetfSession::on_peer_goaway(const w::GoAway& goaway, bool control_stream) {
 
 // ---- Incoming requests ----
 
-void IetfSession::dispatch_request(SendStreamPtr send, StreamInput input,
-                                   w::ControlMessage first) {
+void IetfSession::dispatch_request(SendStreamPtr send, StreamInput input, w::ControlMessage first) {
   const char* name = w::control_name(first, v_);
   auto count = [&](StreamKind k) { ++counters_.streams_accepted[static_cast<size_t>(k)]; };
   auto refuse = [&](StreamKind k, w::RequestErrorCode code, std::string reason) {

@@ -166,7 +166,7 @@ class IetfSession final : public Session {
   void on_connection_closed();
 
   AliasTable aliases;
-  uint64_t next_alias = 0;  // publisher role: the Track Alias of the next SUBSCRIBE_OK
+  uint64_t next_alias = 0;    // publisher role: the Track Alias of the next SUBSCRIBE_OK
   size_t parked_streams = 0;  // uni streams waiting for an unknown alias
   static constexpr size_t kMaxParkedStreams = 64;
 

@@ -82,8 +82,8 @@ SubscribeClient::~SubscribeClient() {
     r->cancel(kCancelled);
   if (alias_) s_.aliases.tombstone(*alias_, this);
   if (join_out_s_ && !join_fin_sent_) (void)join_out_s_->reset(kCancelled);
-  const Error e = s_.is_closed() ? s_.session_error()
-                                 : Error{data_error::kCancelled, "subscription ended"};
+  const Error e =
+      s_.is_closed() ? s_.session_error() : Error{data_error::kCancelled, "subscription ended"};
   if (join_producer_) join_producer_.abort(e);
   if (producer_) {
     producer_.abort(e);
@@ -105,12 +105,19 @@ w::Subscribe SubscribeClient::build_subscribe() {
     // The current group from its first object: start after the largest object and join (-18
     // joining FETCH) or fill (-22) the objects of its group up to there.
     if (w::location_filter_is_typed(v)) {
-      p.location_filter = w::LocationFilter{w::LocationFilterType::NextObject};
+      w::LocationFilter next;
+      next.type = w::LocationFilterType::NextObject;
+      p.location_filter = next;
+      w::LocationFilter current;
+      current.type = w::LocationFilterType::RelativeStart;
+      current.start_group = 1;
       w::FillParameters fill;
-      fill.location_filter = w::LocationFilter{w::LocationFilterType::RelativeStart, 1};
+      fill.location_filter = current;
       p.fill = fill;
     } else {
-      p.subscription_filter = w::SubscriptionFilter{w::SubscriptionFilterType::LargestObject};
+      w::SubscriptionFilter f;
+      f.type = w::SubscriptionFilterType::LargestObject;
+      p.subscription_filter = f;
     }
     return m;
   }
@@ -178,9 +185,8 @@ void SubscribeClient::join_finished(bool ok) {
   join_ = Join::Done;
   join_ok_ = ok;
   if (!ok && join_producer_)
-    join_producer_.abort(Error{data_error::kCancelled, "the join of group " +
-                                                           std::to_string(join_group_) +
-                                                           " failed"});
+    join_producer_.abort(Error{data_error::kCancelled,
+                               "the join of group " + std::to_string(join_group_) + " failed"});
   join_changed_.notify_all();
 }
 
@@ -228,7 +234,8 @@ void SubscribeClient::read_join_request() {
         s_.violation(std::string("joining FETCH request stream: unexpected ") +
                      w::control_name(m, s_.v()));
         return;
-      case In::Pending: break;
+      case In::Pending:
+        break;
       case In::Fin:
         if (!join_answered_) {
           join_finished(false);
@@ -251,7 +258,8 @@ void SubscribeClient::read_join_request() {
         join_fin_sent_ = true;
         join_out_s_.reset();
         return;
-      case In::Closed: return;
+      case In::Closed:
+        return;
     }
     break;
   }
@@ -303,7 +311,9 @@ void SubscribeClient::read_join_data() {
     return;
   }
   switch (stop) {
-    case ObjectParser::Stop::Blocked: join_data_rd_.wait(join_data_.readable()); return;
+    case ObjectParser::Stop::Blocked:
+      join_data_rd_.wait(join_data_.readable());
+      return;
     case ObjectParser::Stop::Fin:
       if (join_parser_.mid_object(join_data_)) {
         s_.violation("fetch object: the stream ended in the middle of an object");
@@ -317,7 +327,9 @@ void SubscribeClient::read_join_data() {
       join_data_done_ = true;
       join_finished(false);
       return;
-    case ObjectParser::Stop::Malformed: s_.violation(join_parser_.error().error()); return;
+    case ObjectParser::Stop::Malformed:
+      s_.violation(join_parser_.error().error());
+      return;
   }
 }
 
@@ -374,10 +386,10 @@ Poll SubscribeClient::poll() {
               return fail(Error{uint64_t(w::RequestErrorCode::UnsupportedExtension),
                                 "SUBSCRIBE_OK carries an unknown mandatory track property"});
             if (!s_.aliases.bind(ok->track_alias, *this)) {
-              s_.violation(Error{uint64_t(w::SessionError::DuplicateTrackAlias),
-                                 "SUBSCRIBE_OK: field 'track alias': " +
-                                     w::describe_value(ok->track_alias) +
-                                     " is bound to another subscription"});
+              s_.violation(
+                  Error{uint64_t(w::SessionError::DuplicateTrackAlias),
+                        "SUBSCRIBE_OK: field 'track alias': " + w::describe_value(ok->track_alias) +
+                            " is bound to another subscription"});
               return cancel(kCancelled);
             }
             alias_ = ok->track_alias;
@@ -408,19 +420,23 @@ Poll SubscribeClient::poll() {
         s_.violation(std::string("SUBSCRIBE request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return cancel(kCancelled);
-      case In::Pending: more = false; break;
+      case In::Pending:
+        more = false;
+        break;
       case In::Fin:
         if (!done_)
-          return fail(Error{data_error::kCancelled,
-                            phase_ == Phase::AwaitOk
-                                ? "SUBSCRIBE: the publisher ended the stream without a response"
-                                : "SUBSCRIBE: the publisher ended the stream without PUBLISH_DONE"});
+          return fail(
+              Error{data_error::kCancelled,
+                    phase_ == Phase::AwaitOk
+                        ? "SUBSCRIBE: the publisher ended the stream without a response"
+                        : "SUBSCRIBE: the publisher ended the stream without PUBLISH_DONE"});
         more = false;
         break;
       case In::Reset:
         return fail(Error{in_.code(), "SUBSCRIBE: the publisher reset the subscription (code " +
                                           w::describe_value(in_.code()) + ")"});
-      case In::Closed: return fail(s_.session_error());
+      case In::Closed:
+        return fail(s_.session_error());
     }
   }
   read_join_request();
@@ -430,8 +446,8 @@ Poll SubscribeClient::poll() {
   if (phase_ == Phase::Active && done_) phase_ = Phase::Ending;
   if (phase_ == Phase::Ending) {
     // PUBLISH_DONE: end the track once the streams it counts arrived and were read.
-    const bool all_in = done_->stream_count == w::kUnknownStreamCount ||
-                        streams_seen_ >= done_->stream_count;
+    const bool all_in =
+        done_->stream_count == w::kUnknownStreamCount || streams_seen_ >= done_->stream_count;
     if (all_in && receivers_.empty() && join_ != Join::Pending) {
       if (producer_) {
         if (join_producer_) (void)join_producer_.finish();
@@ -552,7 +568,9 @@ Poll FetchClient::poll() {
         s_.violation(std::string("FETCH request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return fail(s_.session_error());
-      case In::Pending: more = false; break;
+      case In::Pending:
+        more = false;
+        break;
       case In::Fin:
         if (!ok_ && !failed_)
           return fail(Error{data_error::kCancelled,
@@ -562,7 +580,8 @@ Poll FetchClient::poll() {
       case In::Reset:
         return fail(Error{in_.code(), "FETCH: the publisher reset the request (code " +
                                           w::describe_value(in_.code()) + ")"});
-      case In::Closed: return fail(s_.session_error());
+      case In::Closed:
+        return fail(s_.session_error());
     }
   }
   if (data_.attached() && !data_done_) {
@@ -593,7 +612,9 @@ Poll FetchClient::poll() {
       return fail(s_.session_error());
     }
     switch (stop) {
-      case ObjectParser::Stop::Blocked: data_rd_.wait(data_.readable()); break;
+      case ObjectParser::Stop::Blocked:
+        data_rd_.wait(data_.readable());
+        break;
       case ObjectParser::Stop::Fin:
         if (parser_.mid_object(data_)) {
           s_.violation("fetch object: the stream ended in the middle of an object");
@@ -605,7 +626,8 @@ Poll FetchClient::poll() {
         ++s_.stats().resets_received;
         return fail(Error{data_.code(), "FETCH: the fetch stream was reset (code " +
                                             w::describe_value(data_.code()) + ")"});
-      case ObjectParser::Stop::Closed: return fail(s_.session_error());
+      case ObjectParser::Stop::Closed:
+        return fail(s_.session_error());
       case ObjectParser::Stop::Malformed:
         s_.violation(parser_.error().error());
         return fail(s_.session_error());
@@ -665,10 +687,15 @@ Poll TrackStatusClient::poll() {
         s_.violation(std::string("TRACK_STATUS request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: more = false; break;
-      case In::Fin: more = false; break;
+      case In::Pending:
+        more = false;
+        break;
+      case In::Fin:
+        more = false;
+        break;
       case In::Reset:
-      case In::Closed: return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
   if (reply_.done() || peer_fin_) {
@@ -743,7 +770,9 @@ Poll NamespaceClient::poll() {
         s_.violation(std::string("SUBSCRIBE_NAMESPACE request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: more = false; break;
+      case In::Pending:
+        more = false;
+        break;
       case In::Fin: {
         // The publisher's side ended: NAMESPACE_DONE for everything (spec 3.6).
         for (const Path& p : announced_)
@@ -753,8 +782,11 @@ Poll NamespaceClient::poll() {
         if (!finish()) return Poll::Done;
         return fin_sent_ ? Poll::Done : Poll::Pending;
       }
-      case In::Reset: cancel_stream(kCancelled); return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Reset:
+        cancel_stream(kCancelled);
+        return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
   return flush() ? Poll::Pending : Poll::Done;
@@ -791,12 +823,16 @@ Poll PublishNamespaceServer::poll() {
         s_.violation(std::string("PUBLISH_NAMESPACE request stream: unexpected ") +
                      w::control_name(msg, s_.v()));
         return Poll::Done;
-      case In::Pending: return flush() ? Poll::Pending : Poll::Done;
+      case In::Pending:
+        return flush() ? Poll::Pending : Poll::Done;
       case In::Fin:  // withdrawn
         if (!finish()) return Poll::Done;
         return fin_sent_ ? Poll::Done : Poll::Pending;
-      case In::Reset: cancel_stream(kCancelled); return Poll::Done;
-      case In::Closed: return Poll::Done;
+      case In::Reset:
+        cancel_stream(kCancelled);
+        return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
   }
 }
@@ -817,11 +853,15 @@ Poll RefuseTask::poll() {
   w::ControlMessage msg;
   for (;;) {
     switch (next_message(msg)) {
-      case In::Message: continue;  // the request is refused: what follows does not matter
-      case In::Pending: break;
-      case In::Fin: break;
+      case In::Message:
+        continue;  // the request is refused: what follows does not matter
+      case In::Pending:
+        break;
+      case In::Fin:
+        break;
       case In::Reset:
-      case In::Closed: return Poll::Done;
+      case In::Closed:
+        return Poll::Done;
     }
     break;
   }
@@ -840,12 +880,15 @@ RequestOpener::RequestOpener(IetfSession& s, SendStreamPtr send, StreamInput inp
 Poll RequestOpener::poll() {
   w::ControlMessage msg;
   switch (read_message(s_, in_, msg, &rd_)) {
-    case In::Message: s_.dispatch_request(std::move(send_), std::move(in_), std::move(msg));
+    case In::Message:
+      s_.dispatch_request(std::move(send_), std::move(in_), std::move(msg));
       return Poll::Done;
-    case In::Pending: return Poll::Pending;
+    case In::Pending:
+      return Poll::Pending;
     case In::Fin:
     case In::Reset:
-    case In::Closed: return Poll::Done;  // abandoned before its first message
+    case In::Closed:
+      return Poll::Done;  // abandoned before its first message
   }
   return Poll::Done;
 }

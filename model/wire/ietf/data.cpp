@@ -1,0 +1,596 @@
+#include "model/wire/ietf/data.h"
+
+#include <cstring>
+#include <string>
+
+#include "model/wire/ietf/wire_reader.h"
+
+namespace moq::ietf {
+
+namespace {
+
+// An allocation-free read cursor; a false return means the bytes have not all arrived.
+class Cursor {
+ public:
+  explicit Cursor(std::span<const uint8_t> in)
+      : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()) {}
+  bool varint(uint64_t& v) {
+    if (p_ < end_ && *p_ < 0x80) {
+      v = *p_++;
+      return true;
+    }
+    const VarintDecode d = decode_varint({p_, static_cast<size_t>(end_ - p_)}, kVarint);
+    if (d.status != DecodeStatus::Ok) return false;
+    v = d.value;
+    p_ += d.length;
+    return true;
+  }
+  bool u8(uint8_t& v) {
+    if (p_ == end_) return false;
+    v = *p_++;
+    return true;
+  }
+  bool bytes(uint64_t n, std::span<const uint8_t>& out) {
+    if (n > static_cast<uint64_t>(end_ - p_)) return false;
+    out = {p_, static_cast<size_t>(n)};
+    p_ += n;
+    return true;
+  }
+  size_t pos() const { return static_cast<size_t>(p_ - begin_); }
+  bool at_end() const { return p_ == end_; }
+  std::span<const uint8_t> rest() const { return {p_, static_cast<size_t>(end_ - p_)}; }
+
+ private:
+  const uint8_t* begin_;
+  const uint8_t* p_;
+  const uint8_t* end_;
+};
+
+inline void put(uint64_t v, uint8_t*& p) {
+  if (v < 0x80) {
+    *p++ = static_cast<uint8_t>(v);
+  } else {
+    p += encode_varint(v, kVarint, p);
+  }
+}
+
+DataDecode need_more() {
+  DataDecode d;
+  d.status = DecodeStatus::NeedMore;
+  return d;
+}
+
+DataDecode bad(const char* message, const char* field, const char* problem, uint64_t value) {
+  DataDecode d;
+  d.status = DecodeStatus::Malformed;
+  d.message = message;
+  d.field = field;
+  d.problem = problem;
+  d.value = value;
+  return d;
+}
+
+DataDecode done(size_t consumed) {
+  DataDecode d;
+  d.consumed = consumed;
+  return d;
+}
+
+bool valid_properties(std::span<const uint8_t> block) {
+  PropertyReader r(block);
+  PropertyView v;
+  while (r.next(v)) {
+  }
+  return !r.failed();
+}
+
+constexpr const char* kSubgroupHeader = "SUBGROUP_HEADER";
+constexpr const char* kSubgroupObject = "subgroup object";
+constexpr const char* kFetchHeader = "FETCH_HEADER";
+constexpr const char* kFetchObject = "fetch object";
+constexpr const char* kDatagram = "OBJECT_DATAGRAM";
+
+}  // namespace
+
+Error DataDecode::error() const {
+  std::string text = std::string(message ? message : "data") + ": field '" + (field ? field : "?") +
+                     "': " + (problem ? problem : "malformed") + " (value " +
+                     describe_value(value) + ")";
+  return Error{kProtocolViolation, std::move(text)};
+}
+
+// ---- Properties ----
+
+bool PropertyReader::next(PropertyView& out) {
+  if (failed_ || pos_ >= in_.size()) return false;
+  Cursor c(in_.subspan(pos_));
+  uint64_t delta;
+  if (!c.varint(delta) || delta > UINT64_MAX - prev_type_) {
+    failed_ = true;
+    return false;
+  }
+  out.type = prev_type_ + delta;
+  out.value = 0;
+  out.bytes = {};
+  if (out.type & 1) {
+    uint64_t len;
+    if (!c.varint(len) || len > 65535 || !c.bytes(len, out.bytes)) {
+      failed_ = true;
+      return false;
+    }
+  } else if (!c.varint(out.value)) {
+    failed_ = true;
+    return false;
+  }
+  prev_type_ = out.type;
+  pos_ += c.pos();
+  return true;
+}
+
+// ---- Stream types ----
+
+DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind) {
+  Cursor c(in);
+  uint64_t t;
+  if (!c.varint(t)) return need_more();
+  if (t == kFetchHeaderType) {
+    kind = UniStreamKind::Fetch;
+  } else if (t == uint64_t(MessageType::Setup)) {
+    kind = UniStreamKind::Control;
+  } else if (t == kPaddingStreamType) {
+    kind = UniStreamKind::Padding;
+  } else if (is_subgroup_type(t)) {
+    kind = UniStreamKind::Subgroup;
+  } else {
+    return bad("unidirectional stream", "stream type", "unknown stream type", t);
+  }
+  return done(c.pos());
+}
+
+// ---- SUBGROUP_HEADER ----
+
+uint8_t subgroup_type(const SubgroupHeader& h) {
+  return static_cast<uint8_t>(0x10 | (h.has_properties ? 0x01 : 0) |
+                              (uint8_t(h.subgroup_mode) << 1) | (h.end_of_group ? 0x08 : 0) |
+                              (h.default_priority ? 0x20 : 0) | (h.first_object ? 0x40 : 0));
+}
+
+size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out) {
+  if (uint8_t(h.subgroup_mode) > 2) return 0;
+  if (h.subgroup_mode != SubgroupIdMode::Explicit && h.subgroup_id != 0) return 0;
+  uint8_t* p = out;
+  *p++ = subgroup_type(h);
+  put(h.track_alias, p);
+  put(h.group_id, p);
+  if (h.subgroup_mode == SubgroupIdMode::Explicit) put(h.subgroup_id, p);
+  if (!h.default_priority) *p++ = h.publisher_priority;
+  return static_cast<size_t>(p - out);
+}
+
+DataDecode decode_subgroup_header(std::span<const uint8_t> in, SubgroupHeader& out) {
+  Cursor c(in);
+  uint64_t t;
+  if (!c.varint(t)) return need_more();
+  if (!is_subgroup_type(t)) return bad(kSubgroupHeader, "type", "not a SUBGROUP_HEADER type", t);
+  SubgroupHeader h;
+  h.has_properties = t & 0x01;
+  h.subgroup_mode = SubgroupIdMode((t & 0x06) >> 1);
+  h.end_of_group = t & 0x08;
+  h.default_priority = t & 0x20;
+  h.first_object = t & 0x40;
+  if (!c.varint(h.track_alias) || !c.varint(h.group_id)) return need_more();
+  if (h.subgroup_mode == SubgroupIdMode::Explicit && !c.varint(h.subgroup_id)) return need_more();
+  if (!h.default_priority && !c.u8(h.publisher_priority)) return need_more();
+  out = h;
+  return done(c.pos());
+}
+
+// ---- Subgroup objects ----
+
+size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, uint64_t object_id,
+                              std::span<const uint8_t> properties, uint64_t payload_length,
+                              ObjectStatus status, uint8_t* out) {
+  if (st.ended || !is_known_object_status(uint64_t(status))) return 0;
+  if (status != ObjectStatus::Normal && (payload_length != 0 || !properties.empty())) return 0;
+  if (!properties.empty() && !h.has_properties) return 0;
+  uint64_t delta = object_id;
+  if (st.started) {
+    if (object_id <= st.last_object_id) return 0;
+    delta = object_id - st.last_object_id - 1;
+  }
+  uint8_t* p = out;
+  put(delta, p);
+  if (h.has_properties) {
+    put(properties.size(), p);
+    if (!properties.empty()) std::memcpy(p, properties.data(), properties.size());
+    p += properties.size();
+  }
+  put(payload_length, p);
+  if (payload_length == 0) put(uint64_t(status), p);
+  if (!st.started) st.first_object_id = object_id;
+  st.started = true;
+  st.last_object_id = object_id;
+  st.ended = status != ObjectStatus::Normal;
+  return static_cast<size_t>(p - out);
+}
+
+DataDecode decode_subgroup_object(std::span<const uint8_t> in, const SubgroupHeader& h,
+                                  SubgroupStreamState& st, SubgroupObject& out) {
+  if (st.ended) {
+    if (in.empty()) return need_more();
+    return bad(kSubgroupObject, "object ID delta", "object after End of Group / End of Track",
+               in[0]);
+  }
+  Cursor c(in);
+  uint64_t delta;
+  if (!c.varint(delta)) return need_more();
+  uint64_t id = delta;
+  if (st.started) {
+    if (delta >= UINT64_MAX - st.last_object_id)
+      return bad(kSubgroupObject, "object ID delta", "object ID exceeds 2^64-1", delta);
+    id = st.last_object_id + delta + 1;
+  }
+  std::span<const uint8_t> props;
+  if (h.has_properties) {
+    uint64_t len;
+    if (!c.varint(len) || !c.bytes(len, props)) return need_more();
+    if (!valid_properties(props))
+      return bad(kSubgroupObject, "properties", "not well-formed Key-Value-Pairs", len);
+  }
+  uint64_t payload_length;
+  if (!c.varint(payload_length)) return need_more();
+  ObjectStatus status = ObjectStatus::Normal;
+  if (payload_length == 0) {
+    uint64_t s;
+    if (!c.varint(s)) return need_more();
+    if (!is_known_object_status(s))
+      return bad(kSubgroupObject, "object status", "unknown object status", s);
+    status = ObjectStatus(s);
+    if (status != ObjectStatus::Normal && !props.empty())
+      return bad(kSubgroupObject, "properties", "present on an object whose status is not Normal",
+                 s);
+  }
+  out.object_id = id;
+  out.properties = props;
+  out.payload_length = payload_length;
+  out.status = status;
+  if (!st.started) st.first_object_id = id;
+  st.started = true;
+  st.last_object_id = id;
+  st.ended = status != ObjectStatus::Normal;
+  return done(c.pos());
+}
+
+// ---- FETCH_HEADER ----
+
+size_t encode_fetch_header(uint64_t request_id, uint8_t* out) {
+  uint8_t* p = out;
+  put(kFetchHeaderType, p);
+  put(request_id, p);
+  return static_cast<size_t>(p - out);
+}
+
+DataDecode decode_fetch_header(std::span<const uint8_t> in, uint64_t& request_id) {
+  Cursor c(in);
+  uint64_t t;
+  if (!c.varint(t)) return need_more();
+  if (t != kFetchHeaderType) return bad(kFetchHeader, "type", "not the FETCH_HEADER type", t);
+  uint64_t id;
+  if (!c.varint(id)) return need_more();
+  request_id = id;
+  return done(c.pos());
+}
+
+// ---- Fetch objects ----
+
+namespace {
+
+constexpr uint64_t kFlagObjectId = 0x04;
+constexpr uint64_t kFlagGroupId = 0x08;
+constexpr uint64_t kFlagPriority = 0x10;
+constexpr uint64_t kFlagProperties = 0x20;
+constexpr uint64_t kFlagDatagram = 0x40;
+constexpr uint64_t kEndOfNonExistent = 0x8C;
+constexpr uint64_t kEndOfUnknown = 0x10C;
+constexpr uint64_t kEndOfTimedOut = 0x20C;
+
+uint64_t marker_flags(FetchRecordKind k) {
+  switch (k) {
+    case FetchRecordKind::EndOfNonExistentRange:
+      return kEndOfNonExistent;
+    case FetchRecordKind::EndOfUnknownRange:
+      return kEndOfUnknown;
+    case FetchRecordKind::EndOfTimedOutRange:
+      return kEndOfTimedOut;
+    case FetchRecordKind::Object:
+      break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
+                           uint8_t* out) {
+  uint8_t* p = out;
+  if (o.kind != FetchRecordKind::Object) {
+    if (uint8_t(o.kind) > uint8_t(FetchRecordKind::EndOfTimedOutRange)) return 0;
+    if (o.kind == FetchRecordKind::EndOfTimedOutRange && !has_timed_out_range_marker(v)) return 0;
+    if (o.datagram || o.subgroup_id || o.publisher_priority || !o.properties.empty() ||
+        o.payload_length)
+      return 0;
+    put(marker_flags(o.kind), p);
+    put(o.group_id, p);
+    put(o.object_id, p);
+    st.has_location = true;
+    st.group_id = o.group_id;
+    st.object_id = o.object_id;
+    return static_cast<size_t>(p - out);
+  }
+  if (o.datagram && o.subgroup_id != 0) return 0;
+  uint64_t flags = 0;
+  uint64_t group_field = 0;
+  uint64_t object_field = 0;
+  bool group_changed = !st.has_location;
+  if (!st.has_location) {
+    flags |= kFlagGroupId | kFlagObjectId;
+    group_field = o.group_id;
+    object_field = o.object_id;
+  } else {
+    if (o.group_id != st.group_id) {
+      group_changed = true;
+      const bool ascending = st.group_order != GroupOrder::Descending;
+      if (ascending ? o.group_id < st.group_id : o.group_id > st.group_id) return 0;
+      flags |= kFlagGroupId;
+      group_field = ascending ? o.group_id - st.group_id - 1 : st.group_id - o.group_id - 1;
+    }
+    const bool next_id = st.object_id != UINT64_MAX && o.object_id == st.object_id + 1;
+    if (group_changed) {
+      if (!next_id) {
+        flags |= kFlagObjectId;
+        object_field = o.object_id;
+      }
+    } else {
+      if (o.object_id <= st.object_id) return 0;
+      if (!next_id) {
+        flags |= kFlagObjectId;
+        object_field = o.object_id - st.object_id;
+      }
+    }
+  }
+  uint64_t subgroup_mode = 0;
+  if (o.datagram) {
+    flags |= kFlagDatagram;
+  } else if (o.subgroup_id == 0) {
+    subgroup_mode = 0;
+  } else if (st.has_subgroup && o.subgroup_id == st.subgroup_id) {
+    subgroup_mode = 1;
+  } else if (st.has_subgroup && st.subgroup_id != UINT64_MAX &&
+             o.subgroup_id == st.subgroup_id + 1) {
+    subgroup_mode = 2;
+  } else {
+    subgroup_mode = 3;
+  }
+  flags |= subgroup_mode;
+  if (!st.has_object || o.publisher_priority != st.publisher_priority) flags |= kFlagPriority;
+  if (!o.properties.empty()) flags |= kFlagProperties;
+
+  put(flags, p);
+  if (flags & kFlagGroupId) put(group_field, p);
+  if (subgroup_mode == 3) put(o.subgroup_id, p);
+  if (flags & kFlagObjectId) put(object_field, p);
+  if (flags & kFlagPriority) *p++ = o.publisher_priority;
+  if (flags & kFlagProperties) {
+    put(o.properties.size(), p);
+    std::memcpy(p, o.properties.data(), o.properties.size());
+    p += o.properties.size();
+  }
+  put(o.payload_length, p);
+  st.has_location = true;
+  st.has_object = true;
+  st.group_id = o.group_id;
+  st.object_id = o.object_id;
+  st.publisher_priority = o.publisher_priority;
+  if (!o.datagram) {
+    st.has_subgroup = true;
+    st.subgroup_id = o.subgroup_id;
+  }
+  return static_cast<size_t>(p - out);
+}
+
+DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st, IetfVersion v,
+                               FetchObject& out) {
+  Cursor c(in);
+  uint64_t flags;
+  if (!c.varint(flags)) return need_more();
+  if (flags >= 128) {
+    FetchRecordKind kind;
+    if (flags == kEndOfNonExistent) {
+      kind = FetchRecordKind::EndOfNonExistentRange;
+    } else if (flags == kEndOfUnknown) {
+      kind = FetchRecordKind::EndOfUnknownRange;
+    } else if (flags == kEndOfTimedOut && has_timed_out_range_marker(v)) {
+      kind = FetchRecordKind::EndOfTimedOutRange;
+    } else {
+      return bad(kFetchObject, "serialization flags", "unknown serialization flags", flags);
+    }
+    uint64_t group, object;
+    if (!c.varint(group) || !c.varint(object)) return need_more();
+    out = FetchObject{};
+    out.kind = kind;
+    out.group_id = group;
+    out.object_id = object;
+    st.has_location = true;
+    st.group_id = group;
+    st.object_id = object;
+    return done(c.pos());
+  }
+  const bool datagram = flags & kFlagDatagram;
+  const uint64_t subgroup_mode = datagram ? 0 : (flags & 0x03);
+  if (!st.has_location && (!(flags & kFlagGroupId) || !(flags & kFlagObjectId)))
+    return bad(kFetchObject, "serialization flags",
+               "the first object must carry Group ID and Object ID", flags);
+  if ((subgroup_mode == 1 || subgroup_mode == 2) && !st.has_subgroup)
+    return bad(kFetchObject, "serialization flags", "refers to a prior Subgroup ID that is absent",
+               flags);
+  if (!(flags & kFlagPriority) && !st.has_object)
+    return bad(kFetchObject, "serialization flags", "refers to a prior priority that is absent",
+               flags);
+
+  uint64_t group = st.group_id;
+  uint64_t group_field = 0;
+  if (flags & kFlagGroupId) {
+    if (!c.varint(group_field)) return need_more();
+    if (!st.has_location) {
+      group = group_field;
+    } else if (st.group_order == GroupOrder::Descending) {
+      if (group_field >= st.group_id)
+        return bad(kFetchObject, "group ID delta", "group ID below 0", group_field);
+      group = st.group_id - group_field - 1;
+    } else {
+      if (group_field >= UINT64_MAX - st.group_id)
+        return bad(kFetchObject, "group ID delta", "group ID exceeds 2^64-1", group_field);
+      group = st.group_id + group_field + 1;
+    }
+  }
+  uint64_t subgroup = 0;
+  if (subgroup_mode == 3) {
+    if (!c.varint(subgroup)) return need_more();
+  } else if (subgroup_mode == 1) {
+    subgroup = st.subgroup_id;
+  } else if (subgroup_mode == 2) {
+    if (st.subgroup_id == UINT64_MAX)
+      return bad(kFetchObject, "serialization flags", "subgroup ID exceeds 2^64-1", flags);
+    subgroup = st.subgroup_id + 1;
+  }
+  uint64_t object;
+  if (flags & kFlagObjectId) {
+    uint64_t field;
+    if (!c.varint(field)) return need_more();
+    if (!st.has_location || (flags & kFlagGroupId)) {
+      object = field;
+    } else {
+      // Objects within a group come in increasing Object ID order, so a zero delta would repeat
+      // the previous location.
+      if (field == 0)
+        return bad(kFetchObject, "object ID delta", "object ID does not increase within the group",
+                   field);
+      if (field > UINT64_MAX - st.object_id)
+        return bad(kFetchObject, "object ID delta", "object ID exceeds 2^64-1", field);
+      object = st.object_id + field;
+    }
+  } else {
+    if (st.object_id == UINT64_MAX)
+      return bad(kFetchObject, "serialization flags", "object ID exceeds 2^64-1", flags);
+    object = st.object_id + 1;
+  }
+  uint8_t priority = st.publisher_priority;
+  if ((flags & kFlagPriority) && !c.u8(priority)) return need_more();
+  std::span<const uint8_t> props;
+  if (flags & kFlagProperties) {
+    uint64_t len;
+    if (!c.varint(len) || !c.bytes(len, props)) return need_more();
+    if (!valid_properties(props))
+      return bad(kFetchObject, "properties", "not well-formed Key-Value-Pairs", len);
+  }
+  uint64_t payload_length;
+  if (!c.varint(payload_length)) return need_more();
+
+  out.kind = FetchRecordKind::Object;
+  out.group_id = group;
+  out.object_id = object;
+  out.datagram = datagram;
+  out.subgroup_id = subgroup;
+  out.publisher_priority = priority;
+  out.properties = props;
+  out.payload_length = payload_length;
+  st.has_location = true;
+  st.has_object = true;
+  st.group_id = group;
+  st.object_id = object;
+  st.publisher_priority = priority;
+  if (!datagram) {
+    st.has_subgroup = true;
+    st.subgroup_id = subgroup;
+  }
+  return done(c.pos());
+}
+
+// ---- Datagrams ----
+
+size_t encode_datagram_header(const ObjectDatagram& d, uint8_t* out) {
+  if (d.padding) return 0;
+  if (d.has_status) {
+    if (d.end_of_group || !d.payload.empty() || !is_known_object_status(uint64_t(d.status)))
+      return 0;
+    if (d.status != ObjectStatus::Normal && !d.properties.empty()) return 0;
+  }
+  uint64_t type = 0;
+  if (!d.properties.empty()) type |= 0x01;
+  if (d.end_of_group) type |= 0x02;
+  if (d.object_id == 0) type |= 0x04;
+  if (d.default_priority) type |= 0x08;
+  if (d.has_status) type |= 0x20;
+  uint8_t* p = out;
+  put(type, p);
+  put(d.track_alias, p);
+  put(d.group_id, p);
+  if (d.object_id != 0) put(d.object_id, p);
+  if (!d.default_priority) *p++ = d.publisher_priority;
+  if (!d.properties.empty()) {
+    put(d.properties.size(), p);
+    std::memcpy(p, d.properties.data(), d.properties.size());
+    p += d.properties.size();
+  }
+  if (d.has_status) put(uint64_t(d.status), p);
+  return static_cast<size_t>(p - out);
+}
+
+DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& out) {
+  Cursor c(datagram);
+  uint64_t t;
+  if (!c.varint(t)) return bad(kDatagram, "type", "datagram ends inside the type", 0);
+  if (t == kPaddingDatagramType) {
+    out = ObjectDatagram{};
+    out.padding = true;
+    return done(datagram.size());
+  }
+  if (!is_datagram_type(t)) return bad(kDatagram, "type", "not an OBJECT_DATAGRAM type", t);
+  ObjectDatagram d;
+  d.end_of_group = t & 0x02;
+  d.default_priority = t & 0x08;
+  d.has_status = t & 0x20;
+  if (!c.varint(d.track_alias))
+    return bad(kDatagram, "track alias", "datagram ends inside the field", t);
+  if (!c.varint(d.group_id)) return bad(kDatagram, "group ID", "datagram ends inside the field", t);
+  if (!(t & 0x04) && !c.varint(d.object_id))
+    return bad(kDatagram, "object ID", "datagram ends inside the field", t);
+  if (!d.default_priority && !c.u8(d.publisher_priority))
+    return bad(kDatagram, "publisher priority", "datagram ends inside the field", t);
+  if (t & 0x01) {
+    uint64_t len;
+    if (!c.varint(len) || !c.bytes(len, d.properties))
+      return bad(kDatagram, "properties", "datagram ends inside the field", t);
+    if (len == 0) return bad(kDatagram, "properties", "PROPERTIES bit set with Length 0", len);
+    if (!valid_properties(d.properties))
+      return bad(kDatagram, "properties", "not well-formed Key-Value-Pairs", len);
+  }
+  if (d.has_status) {
+    uint64_t s;
+    if (!c.varint(s)) return bad(kDatagram, "object status", "datagram ends inside the field", t);
+    if (!is_known_object_status(s))
+      return bad(kDatagram, "object status", "unknown object status", s);
+    d.status = ObjectStatus(s);
+    if (d.status != ObjectStatus::Normal && !d.properties.empty())
+      return bad(kDatagram, "properties", "present on an object whose status is not Normal", s);
+    if (!c.at_end())
+      return bad(kDatagram, "object status", "bytes follow the status of a STATUS datagram",
+                 c.rest().size());
+  } else {
+    d.payload = c.rest();
+  }
+  out = d;
+  return done(datagram.size());
+}
+
+}  // namespace moq::ietf

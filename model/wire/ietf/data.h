@@ -1,0 +1,191 @@
+// The data plane of moq-transport draft-18 / draft-22 (spec section 4): unidirectional stream
+// types, SUBGROUP_HEADER and the objects on a subgroup stream, FETCH_HEADER and the objects on a
+// fetch stream, OBJECT_DATAGRAM.
+//
+// Hot path rules: encoders write into a caller buffer (room for the kMax... size plus any
+// property bytes) and return the length, with no allocation; 0 means the arguments break a rule
+// named next to the function. Decoders read from a span, never copy, and return a POD DataDecode
+// whose error() builds the message text only when asked. An object header decode stops at the
+// payload and reports its length, so the session slices the payload Bytes by reference.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "model/base/result.h"
+#include "model/base/varint.h"
+#include "model/wire/ietf/codes.h"
+#include "model/wire/ietf/version.h"
+
+namespace moq::ietf {
+
+// Outcome of decoding one item from the front of a span.
+struct DataDecode {
+  DecodeStatus status = DecodeStatus::Ok;
+  size_t consumed = 0;  // bytes read when Ok (for objects: up to the payload)
+  // When Malformed: what, where and which value (static strings; no allocation).
+  const char* message = nullptr;
+  const char* field = nullptr;
+  const char* problem = nullptr;
+  uint64_t value = 0;
+
+  bool ok() const { return status == DecodeStatus::Ok; }
+  // PROTOCOL_VIOLATION with "<message>: field '<field>': <problem> (value N (0xN))".
+  Error error() const;
+};
+
+// ---- Unidirectional stream types (4.1) ----
+enum class UniStreamKind : uint8_t { Subgroup, Fetch, Control, Padding };
+// Reads the stream type (without consuming it for the header decoders, which read it again).
+// Any value other than a valid SUBGROUP_HEADER type, 0x05, 0x2F00 or the padding type is
+// Malformed.
+DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind);
+
+// ---- SUBGROUP_HEADER (4.2) ----
+enum class SubgroupIdMode : uint8_t {
+  Zero = 0,           // no field, Subgroup ID 0
+  FirstObjectId = 1,  // no field, Subgroup ID = the first object's ID on this stream
+  Explicit = 2,       // field present
+};
+struct SubgroupHeader {
+  uint64_t track_alias = 0;
+  uint64_t group_id = 0;
+  SubgroupIdMode subgroup_mode = SubgroupIdMode::Zero;
+  uint64_t subgroup_id = 0;        // Explicit only (Zero: 0; FirstObjectId: see the first object)
+  bool default_priority = false;   // DEFAULT_PRIORITY bit: no priority byte
+  uint8_t publisher_priority = 0;  // when !default_priority
+  bool has_properties = false;     // PROPERTIES bit: every object has a Properties block
+  bool end_of_group = false;       // END_OF_GROUP bit
+  bool first_object = false;       // FIRST_OBJECT bit
+  bool operator==(const SubgroupHeader&) const = default;
+};
+inline constexpr size_t kMaxSubgroupHeaderSize = 1 + 3 * kMaxVarintSize + 1;
+// The type byte for h's flags (0b0XX1XXXX).
+uint8_t subgroup_type(const SubgroupHeader& h);
+// The valid SUBGROUP_HEADER types: 0b0XX1XXXX without Subgroup ID mode 0b11.
+constexpr bool is_subgroup_type(uint64_t t) {
+  return t < 0x80 && (t & 0x10) && ((t & 0x06) != 0x06);  // 48 values
+}
+// Returns the header size; 0 when subgroup_id is set outside Explicit mode.
+size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out);
+DataDecode decode_subgroup_header(std::span<const uint8_t> in, SubgroupHeader& out);
+
+// ---- Objects on a subgroup stream (4.3) ----
+struct SubgroupObject {
+  uint64_t object_id = 0;
+  std::span<const uint8_t> properties;  // the KVP bytes (no Length); empty when none
+  uint64_t payload_length = 0;
+  ObjectStatus status = ObjectStatus::Normal;  // from the status field when payload_length is 0
+};
+// Per-stream state: object IDs are delta-coded (first: the delta; then previous + delta + 1) and
+// nothing may follow an End of Group / End of Track status.
+struct SubgroupStreamState {
+  bool started = false;
+  bool ended = false;
+  uint64_t last_object_id = 0;
+  uint64_t first_object_id = 0;  // the Subgroup ID in FirstObjectId mode
+};
+inline constexpr size_t kMaxSubgroupObjectHeaderSize = 4 * kMaxVarintSize;
+// Writes the object's fields up to its payload; out needs kMaxSubgroupObjectHeaderSize plus
+// properties.size() bytes. Returns 0 when: object_id is not above the previous one; properties
+// are given but h.has_properties is false; a non-Normal status comes with a payload or
+// properties; an unknown status; or the stream already ended with End of Group / End of Track.
+size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, uint64_t object_id,
+                              std::span<const uint8_t> properties, uint64_t payload_length,
+                              ObjectStatus status, uint8_t* out);
+// Decodes the fields before the payload; the state advances only on Ok.
+DataDecode decode_subgroup_object(std::span<const uint8_t> in, const SubgroupHeader& h,
+                                  SubgroupStreamState& st, SubgroupObject& out);
+
+// ---- FETCH_HEADER and fetch-stream objects (4.5) ----
+inline constexpr size_t kMaxFetchHeaderSize = 1 + kMaxVarintSize;
+size_t encode_fetch_header(uint64_t request_id, uint8_t* out);
+DataDecode decode_fetch_header(std::span<const uint8_t> in, uint64_t& request_id);
+
+enum class FetchRecordKind : uint8_t {
+  Object,
+  EndOfNonExistentRange,  // flags 0x8C
+  EndOfUnknownRange,      // flags 0x10C
+  EndOfTimedOutRange,     // flags 0x20C, -22 only
+};
+struct FetchObject {
+  FetchRecordKind kind = FetchRecordKind::Object;
+  uint64_t group_id = 0;
+  uint64_t object_id = 0;
+  bool datagram = false;  // forwarded as a datagram: no Subgroup ID (flag 0x40)
+  uint64_t subgroup_id = 0;
+  uint8_t publisher_priority = 0;
+  std::span<const uint8_t> properties;  // KVP bytes; empty when none
+  uint64_t payload_length = 0;
+};
+// The "prior object" a fetch object's flags refer to. group_order comes from the FETCH's
+// GROUP_ORDER parameter (Ascending when absent); it decides the sign of Group ID deltas.
+struct FetchStreamState {
+  GroupOrder group_order = GroupOrder::Ascending;
+  bool has_location = false;  // a previous object or End-of-Range marker
+  bool has_object = false;    // a previous real object (priority known)
+  bool has_subgroup = false;  // a previous object with a Subgroup ID
+  uint64_t group_id = 0;
+  uint64_t object_id = 0;
+  uint64_t subgroup_id = 0;
+  uint8_t publisher_priority = 0;
+};
+inline constexpr size_t kMaxFetchObjectHeaderSize = 6 * kMaxVarintSize + 1;
+// Chooses the shortest flags for o given the state and writes the fields up to the payload; out
+// needs kMaxFetchObjectHeaderSize plus o.properties.size() bytes. End-of-Range markers write
+// flags, Group ID and Object ID ([AMBIG-2]: absolute). Returns 0 when o's group goes against the
+// group order, its object ID does not increase within a group, a marker carries object fields,
+// or the marker kind does not exist in v.
+size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v, uint8_t* out);
+DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st, IetfVersion v,
+                               FetchObject& out);
+
+// ---- OBJECT_DATAGRAM (4.4) ----
+struct ObjectDatagram {
+  bool padding = false;  // a padding datagram (0x132B3E29): nothing else is set
+  uint64_t track_alias = 0;
+  uint64_t group_id = 0;
+  uint64_t object_id = 0;
+  bool default_priority = false;
+  uint8_t publisher_priority = 0;
+  bool end_of_group = false;
+  std::span<const uint8_t> properties;  // KVP bytes; empty when none
+  bool has_status = false;              // STATUS bit: a status and no payload
+  ObjectStatus status = ObjectStatus::Normal;
+  std::span<const uint8_t> payload;  // decode: the rest of the datagram
+};
+// The valid OBJECT_DATAGRAM types (0b00X0XXXX, STATUS and END_OF_GROUP not together).
+constexpr bool is_datagram_type(uint64_t t) {
+  return t <= 0x2F && !(t & 0x10) && !((t & 0x20) && (t & 0x02));
+}
+inline constexpr size_t kMaxDatagramHeaderSize = 5 * kMaxVarintSize + 1;
+// Writes everything but the payload; out needs kMaxDatagramHeaderSize plus properties.size().
+// Returns 0 when has_status comes with end_of_group, a payload, an unknown status, or
+// properties on a non-Normal status.
+size_t encode_datagram_header(const ObjectDatagram& d, uint8_t* out);
+// Decodes one whole datagram (truncation is Malformed: a datagram never grows).
+DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& out);
+
+// ---- Object Properties (KVP bytes of an object) ----
+struct PropertyView {
+  uint64_t type = 0;
+  uint64_t value = 0;              // even types
+  std::span<const uint8_t> bytes;  // odd types
+};
+// Walks a KVP block without copying. next() returns false at the end or on malformed input
+// (then failed() is true).
+class PropertyReader {
+ public:
+  explicit PropertyReader(std::span<const uint8_t> block) : in_(block) {}
+  bool next(PropertyView& out);
+  bool failed() const { return failed_; }
+
+ private:
+  std::span<const uint8_t> in_;
+  size_t pos_ = 0;
+  uint64_t prev_type_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace moq::ietf

@@ -1,0 +1,600 @@
+#include "model/wire/ietf/messages.h"
+
+#include <algorithm>
+
+namespace moq::ietf {
+
+namespace {
+
+Error make_error(const char* message, const char* field, const std::string& why,
+                 uint64_t code = kProtocolViolation) {
+  return Error{code, std::string(message) + ": field '" + field + "': " + why};
+}
+
+std::string to_string(std::span<const uint8_t> b) {
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+// Reads the parameter block of message type t.
+MessageParams read_params(WireReader& r, MessageType t, IetfVersion v) {
+  return decode_params(r, allowed_params_for_message(t, v), v);
+}
+
+Status check_msg_params(const MessageParams& p, MessageType t, IetfVersion v) {
+  return check_params(p, allowed_params_for_message(t, v), v, message_type_name(uint64_t(t), v));
+}
+
+#define MOQ_TRY(expr)        \
+  do {                       \
+    Status _s = (expr);      \
+    if (!_s.ok()) return _s; \
+  } while (0)
+
+}  // namespace
+
+// ---- SETUP ----
+
+namespace {
+
+void put_option(std::vector<KeyValuePair>& out, SetupOption type, const std::string& bytes) {
+  out.push_back(KeyValuePair::data(uint64_t(type), bytes));
+}
+void put_option(std::vector<KeyValuePair>& out, SetupOption type, uint64_t value) {
+  out.push_back(KeyValuePair::integer(uint64_t(type), value));
+}
+
+// All options in wire order: known ones by type, unknown ones merged by type (stable).
+std::vector<KeyValuePair> setup_options(const Setup& m) {
+  std::vector<KeyValuePair> out;
+  if (m.path) put_option(out, SetupOption::Path, *m.path);
+  for (const auto& t : m.authorization_tokens) {
+    std::vector<uint8_t> buf;
+    Writer w(buf, kVarint);
+    encode_token(w, t);
+    put_option(out, SetupOption::AuthorizationToken, to_string(buf));
+  }
+  if (m.max_auth_token_cache_size)
+    put_option(out, SetupOption::MaxAuthTokenCacheSize, *m.max_auth_token_cache_size);
+  if (m.authority) put_option(out, SetupOption::Authority, *m.authority);
+  if (m.max_filter_ranges) put_option(out, SetupOption::MaxFilterRanges, *m.max_filter_ranges);
+  if (m.implementation) put_option(out, SetupOption::MoqtImplementation, *m.implementation);
+  if (m.max_request_updates)
+    put_option(out, SetupOption::MaxRequestUpdates, *m.max_request_updates);
+  out.insert(out.end(), m.unknown_options.begin(), m.unknown_options.end());
+  std::stable_sort(out.begin(), out.end(),
+                   [](const KeyValuePair& a, const KeyValuePair& b) { return a.type < b.type; });
+  return out;
+}
+
+bool is_known_setup_option(uint64_t type, IetfVersion v) {
+  switch (type) {
+    case 0x01:
+    case 0x03:
+    case 0x04:
+    case 0x05:
+    case 0x07:
+      return true;
+    case 0x06:
+    case 0x08:
+      return has_limit_setup_options(v);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void Setup::encode(Writer& w, IetfVersion) const {
+  encode_kvps(w, setup_options(*this));
+}
+
+Setup Setup::decode(WireReader& r, IetfVersion v) {
+  Setup m;
+  std::vector<KeyValuePair> kvps = decode_kvps_to_end(r, "setup options");
+  if (!r.ok()) return m;
+  auto once = [&r](bool already, const char* name) {
+    if (already) r.fail(name, "repeated (only AUTHORIZATION_TOKEN may repeat)");
+    return !already;
+  };
+  for (auto& kv : kvps) {
+    if (!r.ok()) break;
+    if (!is_known_setup_option(kv.type, v)) {
+      m.unknown_options.push_back(std::move(kv));
+      continue;
+    }
+    switch (SetupOption(kv.type)) {
+      case SetupOption::Path:
+        if (once(m.path.has_value(), "PATH")) m.path = std::move(kv.bytes);
+        break;
+      case SetupOption::AuthorizationToken: {
+        WireReader c({reinterpret_cast<const uint8_t*>(kv.bytes.data()), kv.bytes.size()},
+                     r.message());
+        Token t = decode_token(c);
+        r.adopt(c, "AUTHORIZATION_TOKEN", kKeyValueFormattingError);
+        m.authorization_tokens.push_back(std::move(t));
+        break;
+      }
+      case SetupOption::MaxAuthTokenCacheSize:
+        if (once(m.max_auth_token_cache_size.has_value(), "MAX_AUTH_TOKEN_CACHE_SIZE"))
+          m.max_auth_token_cache_size = kv.value;
+        break;
+      case SetupOption::Authority:
+        if (once(m.authority.has_value(), "AUTHORITY")) m.authority = std::move(kv.bytes);
+        break;
+      case SetupOption::MaxFilterRanges:
+        if (once(m.max_filter_ranges.has_value(), "MAX_FILTER_RANGES"))
+          m.max_filter_ranges = kv.value;
+        break;
+      case SetupOption::MoqtImplementation:
+        if (once(m.implementation.has_value(), "MOQT_IMPLEMENTATION"))
+          m.implementation = std::move(kv.bytes);
+        break;
+      case SetupOption::MaxRequestUpdates:
+        if (once(m.max_request_updates.has_value(), "MAX_REQUEST_UPDATES"))
+          m.max_request_updates = kv.value;
+        break;
+    }
+  }
+  return m;
+}
+
+Status Setup::check(IetfVersion v) const {
+  const char* kName = "SETUP";
+  if (!has_limit_setup_options(v) && (max_filter_ranges || max_request_updates))
+    return make_error(kName, "MAX_FILTER_RANGES / MAX_REQUEST_UPDATES",
+                      std::string("not defined in ") + version_name(v));
+  for (const auto& kv : unknown_options)
+    if (is_known_setup_option(kv.type, v))
+      return make_error(kName, "unknown options",
+                        "type " + describe_value(kv.type) + " is a known option of " +
+                            version_name(v) + "; use its field");
+  for (const auto& t : authorization_tokens)
+    MOQ_TRY(check_token(t, kName));
+  std::vector<KeyValuePair> unknown = unknown_options;
+  std::stable_sort(unknown.begin(), unknown.end(),
+                   [](const KeyValuePair& a, const KeyValuePair& b) { return a.type < b.type; });
+  MOQ_TRY(check_kvps(unknown, kName, "unknown options"));
+  return check_kvps(setup_options(*this), kName, "setup options");
+}
+
+// ---- GOAWAY ----
+
+void GoAway::encode(Writer& w, IetfVersion v) const {
+  w.string(new_session_uri);
+  w.varint(timeout_ms);
+  if (goaway_has_request_id(v) && request_id) w.varint(*request_id);
+}
+
+GoAway GoAway::decode(WireReader& r, IetfVersion v) {
+  GoAway m;
+  m.new_session_uri = std::string(r.string("new session URI", kMaxGoawayUriLength));
+  m.timeout_ms = r.varint("timeout");
+  if (goaway_has_request_id(v) && r.ok() && !r.at_end()) m.request_id = r.varint("request ID");
+  return m;
+}
+
+Status GoAway::check(IetfVersion v) const {
+  if (new_session_uri.size() > kMaxGoawayUriLength)
+    return make_error("GOAWAY", "new session URI", "longer than 8192 bytes");
+  if (!goaway_has_request_id(v) && request_id)
+    return make_error("GOAWAY", "request ID", std::string("not in ") + version_name(v));
+  return {};
+}
+
+// ---- SUBSCRIBE / TRACK_STATUS (same layout) ----
+
+void Subscribe::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, track_namespace);
+  w.string(track_name);
+  encode_params(w, params, v);
+}
+
+Subscribe Subscribe::decode(WireReader& r, IetfVersion v) {
+  Subscribe m;
+  m.request_id = r.varint("request ID");
+  m.track_namespace = decode_namespace(r, "track namespace");
+  m.track_name = decode_track_name(r, m.track_namespace);
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status Subscribe::check(IetfVersion v) const {
+  MOQ_TRY(check_full_track_name(track_namespace, track_name, "SUBSCRIBE"));
+  return check_msg_params(params, kType, v);
+}
+
+void TrackStatus::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, track_namespace);
+  w.string(track_name);
+  encode_params(w, params, v);
+}
+
+TrackStatus TrackStatus::decode(WireReader& r, IetfVersion v) {
+  TrackStatus m;
+  m.request_id = r.varint("request ID");
+  m.track_namespace = decode_namespace(r, "track namespace");
+  m.track_name = decode_track_name(r, m.track_namespace);
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status TrackStatus::check(IetfVersion v) const {
+  MOQ_TRY(check_full_track_name(track_namespace, track_name, "TRACK_STATUS"));
+  return check_msg_params(params, kType, v);
+}
+
+// ---- SUBSCRIBE_OK ----
+
+void SubscribeOk::encode(Writer& w, IetfVersion v) const {
+  w.varint(track_alias);
+  encode_params(w, params, v);
+  encode_kvps(w, track_properties);
+}
+
+SubscribeOk SubscribeOk::decode(WireReader& r, IetfVersion v) {
+  SubscribeOk m;
+  m.track_alias = r.varint("track alias");
+  m.params = read_params(r, kType, v);
+  if (r.ok()) m.track_properties = decode_track_properties(r);
+  return m;
+}
+
+Status SubscribeOk::check(IetfVersion v) const {
+  MOQ_TRY(check_msg_params(params, kType, v));
+  return check_track_properties(track_properties, "SUBSCRIBE_OK");
+}
+
+// ---- REQUEST_UPDATE ----
+
+void RequestUpdate::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_params(w, params, v);
+}
+
+RequestUpdate RequestUpdate::decode(WireReader& r, IetfVersion v) {
+  RequestUpdate m;
+  m.request_id = r.varint("request ID");
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status RequestUpdate::check(IetfVersion v) const {
+  return check_msg_params(params, kType, v);
+}
+
+// ---- PUBLISH ----
+
+void Publish::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, track_namespace);
+  w.string(track_name);
+  w.varint(track_alias);
+  encode_params(w, params, v);
+  encode_kvps(w, track_properties);
+}
+
+Publish Publish::decode(WireReader& r, IetfVersion v) {
+  Publish m;
+  m.request_id = r.varint("request ID");
+  m.track_namespace = decode_namespace(r, "track namespace");
+  m.track_name = decode_track_name(r, m.track_namespace);
+  m.track_alias = r.varint("track alias");
+  m.params = read_params(r, kType, v);
+  if (r.ok()) m.track_properties = decode_track_properties(r);
+  return m;
+}
+
+Status Publish::check(IetfVersion v) const {
+  MOQ_TRY(check_full_track_name(track_namespace, track_name, "PUBLISH"));
+  MOQ_TRY(check_msg_params(params, kType, v));
+  return check_track_properties(track_properties, "PUBLISH");
+}
+
+// ---- PUBLISH_DONE ----
+
+void PublishDone::encode(Writer& w, IetfVersion) const {
+  w.varint(status_code);
+  w.varint(stream_count);
+  w.string(reason);
+}
+
+PublishDone PublishDone::decode(WireReader& r, IetfVersion) {
+  PublishDone m;
+  m.status_code = r.varint("status code");
+  m.stream_count = r.varint("stream count");
+  m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
+  return m;
+}
+
+Status PublishDone::check(IetfVersion) const {
+  if (reason.size() > kMaxReasonPhraseLength)
+    return make_error("PUBLISH_DONE", "reason phrase", "longer than 1024 bytes");
+  return {};
+}
+
+// ---- PUBLISH_STATE_NOTIFY ----
+
+void PublishStateNotify::encode(Writer& w, IetfVersion v) const {
+  encode_params(w, params, v);
+}
+
+PublishStateNotify PublishStateNotify::decode(WireReader& r, IetfVersion v) {
+  PublishStateNotify m;
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status PublishStateNotify::check(IetfVersion v) const {
+  if (!has_publish_state_notify(v))
+    return make_error("PUBLISH_STATE_NOTIFY", "type", std::string("not in ") + version_name(v));
+  return check_msg_params(params, kType, v);
+}
+
+// ---- FETCH ----
+
+void Fetch::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  if (fetch_has_fetch_type(v)) {
+    w.varint(uint64_t(fetch_type));
+    if (fetch_type == FetchType::Standalone) {
+      encode_namespace(w, track_namespace);
+      w.string(track_name);
+      encode_location(w, start);
+      encode_location(w, end);
+    } else {
+      w.varint(joining_request_id);
+      w.varint(joining_start);
+    }
+  } else {
+    encode_namespace(w, track_namespace);
+    w.string(track_name);
+  }
+  encode_params(w, params, v);
+}
+
+Fetch Fetch::decode(WireReader& r, IetfVersion v) {
+  Fetch m;
+  m.request_id = r.varint("request ID");
+  bool standalone = true;
+  if (fetch_has_fetch_type(v)) {
+    const uint64_t t = r.varint("fetch type");
+    if (r.ok() && (t < 1 || t > 3)) r.fail("fetch type", "unknown fetch type " + describe_value(t));
+    if (!r.ok()) return m;
+    m.fetch_type = FetchType(t);
+    standalone = m.fetch_type == FetchType::Standalone;
+  }
+  if (standalone) {
+    m.track_namespace = decode_namespace(r, "track namespace");
+    m.track_name = decode_track_name(r, m.track_namespace);
+    if (fetch_has_fetch_type(v)) {
+      m.start = decode_location(r, "start group", "start object");
+      m.end = decode_location(r, "end group", "end object");
+    }
+  } else {
+    m.joining_request_id = r.varint("joining request ID");
+    m.joining_start = r.varint("joining start");
+  }
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status Fetch::check(IetfVersion v) const {
+  const char* kName = "FETCH";
+  const bool standalone = fetch_type == FetchType::Standalone;
+  if (fetch_has_fetch_type(v)) {
+    if (uint8_t(fetch_type) < 1 || uint8_t(fetch_type) > 3)
+      return make_error(kName, "fetch type", "unknown fetch type");
+  } else if (!standalone) {
+    return make_error(kName, "fetch type",
+                      std::string("joining FETCH does not exist in ") + version_name(v));
+  }
+  if (standalone) {
+    MOQ_TRY(check_full_track_name(track_namespace, track_name, kName));
+    if (joining_request_id != 0 || joining_start != 0)
+      return make_error(kName, "joining request ID", "set on a standalone FETCH");
+    if (!fetch_has_fetch_type(v) && (start != Location{} || end != Location{}))
+      return make_error(kName, "start/end",
+                        std::string("the range is a LOCATION_FILTER in ") + version_name(v));
+  } else if (!track_namespace.fields.empty() || !track_name.empty() || start != Location{} ||
+             end != Location{}) {
+    return make_error(kName, "track namespace", "a joining FETCH names no track or range");
+  }
+  return check_msg_params(params, kType, v);
+}
+
+// ---- FETCH_OK ----
+
+void FetchOk::encode(Writer& w, IetfVersion v) const {
+  w.u8(end_of_track ? 1 : 0);
+  encode_location(w, end);
+  encode_params(w, params, v);
+  encode_kvps(w, track_properties);
+}
+
+FetchOk FetchOk::decode(WireReader& r, IetfVersion v) {
+  FetchOk m;
+  m.end_of_track = r.boolean("end of track");
+  m.end = decode_location(r, "end group", "end object");
+  m.params = read_params(r, kType, v);
+  if (r.ok()) m.track_properties = decode_track_properties(r);
+  return m;
+}
+
+Status FetchOk::check(IetfVersion v) const {
+  MOQ_TRY(check_msg_params(params, kType, v));
+  return check_track_properties(track_properties, "FETCH_OK");
+}
+
+FetchEnd fetch_end_from_wire(Location end, IetfVersion v) {
+  if (fetch_ok_end_is_inclusive(v)) return {end.group, end.object};
+  if (end.object == 0) return {end.group, std::nullopt};
+  return {end.group, end.object - 1};
+}
+
+Location fetch_end_to_wire(Location last, IetfVersion v) {
+  if (fetch_ok_end_is_inclusive(v)) return last;
+  return {last.group, last.object + 1};
+}
+
+// ---- REQUEST_OK ----
+
+void RequestOk::encode(Writer& w, IetfVersion v) const {
+  encode_params(w, params, v);
+  encode_kvps(w, track_properties);
+}
+
+RequestOk RequestOk::decode(WireReader& r, IetfVersion v) {
+  RequestOk m;
+  m.params = read_params(r, kType, v);
+  if (r.ok()) m.track_properties = decode_track_properties(r);
+  return m;
+}
+
+Status RequestOk::check(IetfVersion v) const {
+  MOQ_TRY(check_msg_params(params, kType, v));
+  return check_track_properties(track_properties, "REQUEST_OK");
+}
+
+Status check_request_ok(const RequestOk& m, ParamScope answered, IetfVersion v) {
+  MOQ_TRY(check_params(m.params, answered, v, param_scope_name(answered)));
+  if (answered != ParamScope::TrackStatusOk && !m.track_properties.empty())
+    return make_error(param_scope_name(answered), "track properties",
+                      "only TRACK_STATUS_OK carries Track Properties");
+  return {};
+}
+
+// ---- REQUEST_ERROR ----
+
+void RequestError::encode(Writer& w, IetfVersion) const {
+  w.varint(error_code);
+  w.varint(retry_interval);
+  w.string(reason);
+  if (redirect) encode_redirect(w, *redirect);
+}
+
+RequestError RequestError::decode(WireReader& r, IetfVersion) {
+  RequestError m;
+  m.error_code = r.varint("error code");
+  m.retry_interval = r.varint("retry interval");
+  m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
+  if (r.ok() && m.error_code == uint64_t(RequestErrorCode::Redirect))
+    m.redirect = decode_redirect(r);
+  return m;
+}
+
+Status RequestError::check(IetfVersion) const {
+  const char* kName = "REQUEST_ERROR";
+  if (reason.size() > kMaxReasonPhraseLength)
+    return make_error(kName, "reason phrase", "longer than 1024 bytes");
+  const bool is_redirect = error_code == uint64_t(RequestErrorCode::Redirect);
+  if (is_redirect != redirect.has_value())
+    return make_error(kName, "redirect", "present exactly when the error code is REDIRECT");
+  if (redirect)
+    return check_full_track_name(redirect->track_namespace, redirect->track_name, kName);
+  return {};
+}
+
+// ---- PUBLISH_NAMESPACE, SUBSCRIBE_NAMESPACE, SUBSCRIBE_TRACKS ----
+
+void PublishNamespace::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, track_namespace);
+  encode_params(w, params, v);
+}
+
+PublishNamespace PublishNamespace::decode(WireReader& r, IetfVersion v) {
+  PublishNamespace m;
+  m.request_id = r.varint("request ID");
+  m.track_namespace = decode_namespace(r, "track namespace");
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status PublishNamespace::check(IetfVersion v) const {
+  MOQ_TRY(check_namespace(track_namespace, "PUBLISH_NAMESPACE", "track namespace"));
+  return check_msg_params(params, kType, v);
+}
+
+void SubscribeNamespace::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, prefix);
+  encode_params(w, params, v);
+}
+
+SubscribeNamespace SubscribeNamespace::decode(WireReader& r, IetfVersion v) {
+  SubscribeNamespace m;
+  m.request_id = r.varint("request ID");
+  m.prefix = decode_namespace(r, "track namespace prefix");
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status SubscribeNamespace::check(IetfVersion v) const {
+  MOQ_TRY(check_namespace(prefix, "SUBSCRIBE_NAMESPACE", "track namespace prefix"));
+  return check_msg_params(params, kType, v);
+}
+
+void SubscribeTracks::encode(Writer& w, IetfVersion v) const {
+  w.varint(request_id);
+  encode_namespace(w, prefix);
+  encode_params(w, params, v);
+}
+
+SubscribeTracks SubscribeTracks::decode(WireReader& r, IetfVersion v) {
+  SubscribeTracks m;
+  m.request_id = r.varint("request ID");
+  m.prefix = decode_namespace(r, "track namespace prefix");
+  m.params = read_params(r, kType, v);
+  return m;
+}
+
+Status SubscribeTracks::check(IetfVersion v) const {
+  MOQ_TRY(check_namespace(prefix, "SUBSCRIBE_TRACKS", "track namespace prefix"));
+  return check_msg_params(params, kType, v);
+}
+
+// ---- NAMESPACE, NAMESPACE_DONE, PUBLISH_BLOCKED ----
+
+void Namespace::encode(Writer& w, IetfVersion) const {
+  encode_namespace(w, suffix);
+}
+
+Namespace Namespace::decode(WireReader& r, IetfVersion) {
+  return Namespace{decode_namespace(r, "track namespace suffix")};
+}
+
+Status Namespace::check(IetfVersion) const {
+  return check_namespace(suffix, "NAMESPACE", "track namespace suffix");
+}
+
+void NamespaceDone::encode(Writer& w, IetfVersion) const {
+  encode_namespace(w, suffix);
+}
+
+NamespaceDone NamespaceDone::decode(WireReader& r, IetfVersion) {
+  return NamespaceDone{decode_namespace(r, "track namespace suffix")};
+}
+
+Status NamespaceDone::check(IetfVersion) const {
+  return check_namespace(suffix, "NAMESPACE_DONE", "track namespace suffix");
+}
+
+void PublishBlocked::encode(Writer& w, IetfVersion) const {
+  encode_namespace(w, suffix);
+  w.string(track_name);
+}
+
+PublishBlocked PublishBlocked::decode(WireReader& r, IetfVersion) {
+  PublishBlocked m;
+  m.suffix = decode_namespace(r, "track namespace suffix");
+  m.track_name = decode_track_name(r, m.suffix);
+  return m;
+}
+
+Status PublishBlocked::check(IetfVersion v) const {
+  return check_full_track_name(suffix, track_name, publish_blocked_name(v));
+}
+
+}  // namespace moq::ietf

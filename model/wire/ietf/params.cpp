@@ -1,0 +1,921 @@
+#include "model/wire/ietf/params.h"
+
+#include <set>
+#include <tuple>
+
+namespace moq::ietf {
+
+namespace {
+
+constexpr uint64_t T(ParamType t) {
+  return uint64_t(t);
+}
+
+bool is_range_filter_type(uint64_t t) {
+  return t >= 0x25 && t <= 0x29;
+}
+bool has_property_type(uint64_t t) {
+  return t == 0x28 || t == 0x29;
+}
+bool is_repeatable(uint64_t t) {
+  return t == T(ParamType::AuthorizationToken) || is_range_filter_type(t);
+}
+
+Error make_error(const char* message, const char* field, const std::string& why,
+                 uint64_t code = kProtocolViolation) {
+  return Error{code, std::string(message) + ": field '" + field + "': " + why};
+}
+
+const char* name_or_type(uint64_t type, IetfVersion v) {
+  const char* n = param_type_name(type, v);
+  return n ? n : "parameter";
+}
+
+}  // namespace
+
+// ---- Scopes ----
+
+ParamMask param_bit(uint64_t type) {
+  switch (type) {
+    case 0x02:
+      return 1u << 0;
+    case 0x03:
+      return 1u << 1;
+    case 0x04:
+      return 1u << 2;
+    case 0x06:
+      return 1u << 3;
+    case 0x08:
+      return 1u << 4;
+    case 0x09:
+      return 1u << 5;
+    case 0x0A:
+      return 1u << 6;
+    case 0x10:
+      return 1u << 7;
+    case 0x20:
+      return 1u << 8;
+    case 0x21:
+      return 1u << 9;
+    case 0x22:
+      return 1u << 10;
+    case 0x23:
+      return 1u << 11;
+    case 0x25:
+      return 1u << 12;
+    case 0x26:
+      return 1u << 13;
+    case 0x27:
+      return 1u << 14;
+    case 0x28:
+      return 1u << 15;
+    case 0x29:
+      return 1u << 16;
+    case 0x32:
+      return 1u << 17;
+    case 0x34:
+      return 1u << 18;
+    case 0x35:
+      return 1u << 19;
+    default:
+      return 0;
+  }
+}
+
+const char* param_scope_name(ParamScope s) {
+  switch (s) {
+    case ParamScope::Subscribe:
+      return "SUBSCRIBE";
+    case ParamScope::SubscribeOk:
+      return "SUBSCRIBE_OK";
+    case ParamScope::Publish:
+      return "PUBLISH";
+    case ParamScope::PublishOk:
+      return "PUBLISH_OK";
+    case ParamScope::TrackStatus:
+      return "TRACK_STATUS";
+    case ParamScope::TrackStatusOk:
+      return "TRACK_STATUS_OK";
+    case ParamScope::Fetch:
+      return "FETCH";
+    case ParamScope::FetchOk:
+      return "FETCH_OK";
+    case ParamScope::PublishNamespace:
+      return "PUBLISH_NAMESPACE";
+    case ParamScope::SubscribeNamespace:
+      return "SUBSCRIBE_NAMESPACE";
+    case ParamScope::SubscribeTracks:
+      return "SUBSCRIBE_TRACKS";
+    case ParamScope::NamespaceOk:
+      return "namespace REQUEST_OK";
+    case ParamScope::UpdateSubscription:
+      return "REQUEST_UPDATE (subscription)";
+    case ParamScope::UpdateFetch:
+      return "REQUEST_UPDATE (fetch)";
+    case ParamScope::UpdatePublishNamespace:
+      return "REQUEST_UPDATE (PUBLISH_NAMESPACE)";
+    case ParamScope::UpdateSubscribeNamespace:
+      return "REQUEST_UPDATE (SUBSCRIBE_NAMESPACE)";
+    case ParamScope::UpdateSubscribeTracks:
+      return "REQUEST_UPDATE (SUBSCRIBE_TRACKS)";
+    case ParamScope::UpdateOk:
+      return "REQUEST_UPDATE_OK";
+    case ParamScope::PublishStateNotify:
+      return "PUBLISH_STATE_NOTIFY";
+    case ParamScope::Fill:
+      return "FILL_PARAMETERS";
+  }
+  return "?";
+}
+
+// The "Allowed in" columns of spec 3.4, per draft. The -22 scopes are [D22-INFERRED] (taken from
+// the WG main text and the interop runner's requirement catalogue, see README).
+ParamMask allowed_params(ParamScope scope, IetfVersion v) {
+  auto m = [](std::initializer_list<ParamType> types) {
+    ParamMask out = 0;
+    for (ParamType t : types)
+      out |= param_bit(T(t));
+    return out;
+  };
+  using P = ParamType;
+  const ParamMask kRange4 =
+      m({P::SubgroupFilter, P::ObjectIdFilter, P::PriorityFilter, P::ObjectPropertyFilter});
+  if (v == IetfVersion::Draft18) {
+    switch (scope) {
+      case ParamScope::Subscribe:
+        return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::RendezvousTimeout,
+                  P::SubgroupDeliveryTimeout, P::Forward, P::SubscriberPriority, P::LocationFilter,
+                  P::GroupOrder, P::NewGroupRequest});
+      case ParamScope::SubscribeOk:
+        return m({P::Expires, P::LargestObject});
+      case ParamScope::Publish:
+        return m({P::AuthorizationToken, P::Expires, P::LargestObject, P::Forward});
+      case ParamScope::PublishOk:
+        return m({P::ObjectDeliveryTimeout, P::SubgroupDeliveryTimeout, P::Expires, P::Forward,
+                  P::SubscriberPriority, P::LocationFilter, P::GroupOrder, P::NewGroupRequest});
+      case ParamScope::TrackStatus:
+        return m({P::AuthorizationToken});
+      case ParamScope::TrackStatusOk:
+        return m({P::LargestObject});
+      case ParamScope::Fetch:
+        return m({P::AuthorizationToken, P::FillTimeout, P::SubscriberPriority, P::GroupOrder});
+      case ParamScope::FetchOk:
+        return 0;
+      case ParamScope::PublishNamespace:
+      case ParamScope::SubscribeNamespace:
+        return m({P::AuthorizationToken});
+      case ParamScope::SubscribeTracks:
+        return m({P::AuthorizationToken, P::Forward});
+      case ParamScope::NamespaceOk:
+        return 0;
+      case ParamScope::UpdateSubscription:
+        return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
+                  P::Forward, P::SubscriberPriority, P::LocationFilter, P::NewGroupRequest});
+      case ParamScope::UpdateFetch:
+        return m({P::AuthorizationToken, P::SubscriberPriority});
+      case ParamScope::UpdatePublishNamespace:
+        return m({P::AuthorizationToken});
+      case ParamScope::UpdateSubscribeNamespace:
+      case ParamScope::UpdateSubscribeTracks:
+        return m({P::AuthorizationToken, P::TrackNamespacePrefix});
+      case ParamScope::UpdateOk:
+        return m({P::Expires, P::LargestObject});
+      case ParamScope::PublishStateNotify:
+      case ParamScope::Fill:
+        return 0;
+    }
+    return 0;
+  }
+  switch (scope) {
+    case ParamScope::Subscribe:
+      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::RendezvousTimeout,
+                P::SubgroupDeliveryTimeout, P::Forward, P::SubscriberPriority, P::LocationFilter,
+                P::GroupOrder, P::FillParameters, P::NewGroupRequest, P::IncludeProperties}) |
+             kRange4;
+    case ParamScope::SubscribeOk:
+      return m({P::Expires, P::LargestObject});
+    case ParamScope::Publish:
+      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
+                P::Expires, P::LargestObject, P::Forward, P::SubscriberPriority, P::LocationFilter,
+                P::GroupOrder});
+    case ParamScope::PublishOk:
+      return m({P::Expires});
+    case ParamScope::TrackStatus:
+      return m({P::AuthorizationToken, P::IncludeProperties});
+    case ParamScope::TrackStatusOk:
+      return m({P::LargestObject});
+    case ParamScope::Fetch:
+      return m({P::AuthorizationToken, P::FillTimeout, P::SubscriberPriority, P::LocationFilter,
+                P::GroupOrder, P::IncludeProperties}) |
+             kRange4;
+    case ParamScope::FetchOk:
+      return 0;
+    case ParamScope::PublishNamespace:
+    case ParamScope::SubscribeNamespace:
+      return m({P::AuthorizationToken});
+    case ParamScope::SubscribeTracks:
+      return m({P::AuthorizationToken, P::Forward, P::GroupOrder, P::TrackPropertyFilter,
+                P::IncludeProperties}) |
+             kRange4;
+    case ParamScope::NamespaceOk:
+      return m({P::Expires});
+    case ParamScope::UpdateSubscription:
+      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
+                P::Forward, P::SubscriberPriority, P::LocationFilter, P::FillParameters,
+                P::NewGroupRequest}) |
+             kRange4;
+    case ParamScope::UpdateFetch:
+      return m({P::AuthorizationToken, P::SubscriberPriority});
+    case ParamScope::UpdatePublishNamespace:
+      return m({P::AuthorizationToken});
+    case ParamScope::UpdateSubscribeNamespace:
+      return m({P::AuthorizationToken, P::TrackNamespacePrefix});
+    case ParamScope::UpdateSubscribeTracks:
+      return m({P::AuthorizationToken, P::TrackNamespacePrefix, P::Forward,
+                P::TrackPropertyFilter}) |
+             kRange4;
+    case ParamScope::UpdateOk:
+      return m({P::Expires, P::LargestObject});
+    case ParamScope::PublishStateNotify:
+      return m({P::LargestObject, P::Forward, P::LocationFilter});
+    case ParamScope::Fill:
+      return m({P::FillTimeout, P::SubscriberPriority, P::LocationFilter, P::GroupOrder}) | kRange4;
+  }
+  return 0;
+}
+
+ParamMask allowed_params_for_message(MessageType type, IetfVersion v) {
+  auto a = [v](ParamScope s) { return allowed_params(s, v); };
+  switch (type) {
+    case MessageType::Subscribe:
+      return a(ParamScope::Subscribe);
+    case MessageType::SubscribeOk:
+      return a(ParamScope::SubscribeOk);
+    case MessageType::Publish:
+      return a(ParamScope::Publish);
+    case MessageType::TrackStatus:
+      return a(ParamScope::TrackStatus);
+    case MessageType::Fetch:
+      return a(ParamScope::Fetch);
+    case MessageType::FetchOk:
+      return a(ParamScope::FetchOk);
+    case MessageType::PublishNamespace:
+      return a(ParamScope::PublishNamespace);
+    case MessageType::SubscribeNamespace:
+      return a(ParamScope::SubscribeNamespace);
+    case MessageType::SubscribeTracks:
+      return a(ParamScope::SubscribeTracks);
+    case MessageType::PublishStateNotify:
+      return a(ParamScope::PublishStateNotify);
+    case MessageType::RequestUpdate:
+      return a(ParamScope::UpdateSubscription) | a(ParamScope::UpdateFetch) |
+             a(ParamScope::UpdatePublishNamespace) | a(ParamScope::UpdateSubscribeNamespace) |
+             a(ParamScope::UpdateSubscribeTracks);
+    case MessageType::RequestOk:
+    case MessageType::PublishOkLegacy:
+      return a(ParamScope::PublishOk) | a(ParamScope::TrackStatusOk) | a(ParamScope::NamespaceOk) |
+             a(ParamScope::UpdateOk);
+    default:
+      return 0;
+  }
+}
+
+// ---- Count ----
+
+size_t MessageParams::count(IetfVersion v) const {
+  size_t n = authorization_tokens.size() + range_filters.size();
+  n += object_delivery_timeout.has_value() + rendezvous_timeout.has_value() +
+       subgroup_delivery_timeout.has_value() + expires.has_value() + largest_object.has_value() +
+       fill_timeout.has_value() + forward.has_value() + subscriber_priority.has_value() +
+       group_order.has_value() + fill.has_value() + new_group_request.has_value() +
+       track_namespace_prefix.has_value() + include_properties.has_value();
+  n += location_filter_is_typed(v) ? location_filter.has_value() : subscription_filter.has_value();
+  return n;
+}
+
+bool MessageParams::empty() const {
+  return count(IetfVersion::Draft18) == 0 && count(IetfVersion::Draft22) == 0;
+}
+
+// ---- Encoding ----
+
+namespace {
+
+struct TypeWriter {
+  Writer& w;
+  uint64_t prev = 0;
+  void type(uint64_t t) {
+    w.varint(t - prev);
+    prev = t;
+  }
+};
+
+void encode_location_filter(Writer& w, const LocationFilter& f) {
+  w.varint(uint64_t(f.type));
+  switch (f.type) {
+    case LocationFilterType::None:
+    case LocationFilterType::NextObject:
+      break;
+    case LocationFilterType::RelativeStart:
+      w.varint(f.start_group);
+      break;
+    case LocationFilterType::AbsoluteStart:
+      w.varint(f.start_group);
+      w.varint(f.start_object);
+      break;
+    case LocationFilterType::AbsoluteRange:
+      w.varint(f.start_group);
+      w.varint(f.start_object);
+      w.varint(f.end_group_delta);
+      break;
+    case LocationFilterType::AbsoluteRangeEnd:
+      w.varint(f.start_group);
+      w.varint(f.start_object);
+      w.varint(f.end_group_delta);
+      w.varint(f.end_object);
+      break;
+  }
+}
+
+void encode_subscription_filter(Writer& w, const SubscriptionFilter& f) {
+  const size_t mark = w.begin_length();
+  w.varint(uint64_t(f.type));
+  if (f.type == SubscriptionFilterType::AbsoluteStart ||
+      f.type == SubscriptionFilterType::AbsoluteRange)
+    encode_location(w, f.start);
+  if (f.type == SubscriptionFilterType::AbsoluteRange) w.varint(f.end_group_delta);
+  w.end_length(mark);
+}
+
+void encode_range_filter(Writer& w, const RangeFilter& f) {
+  const size_t mark = w.begin_length();
+  if (!f.clear) {
+    w.u8(f.set_id);
+    if (has_property_type(T(f.type))) w.varint(f.property_type);
+    for (const auto& r : f.ranges) {
+      w.varint(r.start_delta);
+      w.varint(r.end_delta);
+    }
+    if (f.open_start_delta) w.varint(*f.open_start_delta);
+  }
+  w.end_length(mark);
+}
+
+void encode_range_filters(TypeWriter& tw, const std::vector<RangeFilter>& filters, uint64_t first,
+                          uint64_t last) {
+  for (uint64_t t = first; t <= last; ++t)
+    for (const auto& f : filters)
+      if (T(f.type) == t) {
+        tw.type(t);
+        encode_range_filter(tw.w, f);
+      }
+}
+
+void encode_fill(Writer& w, const FillParameters& f) {
+  const size_t mark = w.begin_length();
+  TypeWriter tw{w};
+  if (f.fill_timeout) {
+    tw.type(T(ParamType::FillTimeout));
+    w.varint(*f.fill_timeout);
+  }
+  if (f.subscriber_priority) {
+    tw.type(T(ParamType::SubscriberPriority));
+    w.u8(*f.subscriber_priority);
+  }
+  if (f.location_filter) {
+    tw.type(T(ParamType::LocationFilter));
+    encode_location_filter(w, *f.location_filter);
+  }
+  if (f.group_order) {
+    tw.type(T(ParamType::GroupOrder));
+    w.u8(uint8_t(*f.group_order));
+  }
+  encode_range_filters(tw, f.range_filters, 0x25, 0x28);
+  w.end_length(mark);
+}
+
+}  // namespace
+
+void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
+  w.varint(p.count(v));
+  TypeWriter tw{w};
+  if (p.object_delivery_timeout) {
+    tw.type(T(ParamType::ObjectDeliveryTimeout));
+    w.varint(*p.object_delivery_timeout);
+  }
+  for (const auto& t : p.authorization_tokens) {
+    tw.type(T(ParamType::AuthorizationToken));
+    const size_t mark = w.begin_length();
+    encode_token(w, t);
+    w.end_length(mark);
+  }
+  if (p.rendezvous_timeout) {
+    tw.type(T(ParamType::RendezvousTimeout));
+    w.varint(*p.rendezvous_timeout);
+  }
+  if (p.subgroup_delivery_timeout) {
+    tw.type(T(ParamType::SubgroupDeliveryTimeout));
+    w.varint(*p.subgroup_delivery_timeout);
+  }
+  if (p.expires) {
+    tw.type(T(ParamType::Expires));
+    w.varint(*p.expires);
+  }
+  if (p.largest_object) {
+    tw.type(T(ParamType::LargestObject));
+    encode_location(w, *p.largest_object);
+  }
+  if (p.fill_timeout) {
+    tw.type(T(ParamType::FillTimeout));
+    w.varint(*p.fill_timeout);
+  }
+  if (p.forward) {
+    tw.type(T(ParamType::Forward));
+    w.u8(*p.forward ? 1 : 0);
+  }
+  if (p.subscriber_priority) {
+    tw.type(T(ParamType::SubscriberPriority));
+    w.u8(*p.subscriber_priority);
+  }
+  if (location_filter_is_typed(v)) {
+    if (p.location_filter) {
+      tw.type(T(ParamType::LocationFilter));
+      encode_location_filter(w, *p.location_filter);
+    }
+  } else if (p.subscription_filter) {
+    tw.type(T(ParamType::LocationFilter));
+    encode_subscription_filter(w, *p.subscription_filter);
+  }
+  if (p.group_order) {
+    tw.type(T(ParamType::GroupOrder));
+    w.u8(uint8_t(*p.group_order));
+  }
+  if (p.fill) {
+    tw.type(T(ParamType::FillParameters));
+    encode_fill(w, *p.fill);
+  }
+  encode_range_filters(tw, p.range_filters, 0x25, 0x29);
+  if (p.new_group_request) {
+    tw.type(T(ParamType::NewGroupRequest));
+    w.varint(*p.new_group_request);
+  }
+  if (p.track_namespace_prefix) {
+    tw.type(T(ParamType::TrackNamespacePrefix));
+    encode_namespace(w, *p.track_namespace_prefix);
+  }
+  if (p.include_properties) {
+    tw.type(T(ParamType::IncludeProperties));
+    w.u8(*p.include_properties ? 1 : 0);
+  }
+}
+
+// ---- Decoding ----
+
+namespace {
+
+uint8_t read_flag(WireReader& r, const char* name) {
+  const uint8_t b = r.u8(name);
+  if (r.ok() && b > 1) r.fail(name, "value " + std::to_string(b) + ", must be 0 or 1");
+  return b;
+}
+
+GroupOrder read_group_order(WireReader& r) {
+  const uint8_t b = r.u8("GROUP_ORDER");
+  if (r.ok() && b != 1 && b != 2)
+    r.fail("GROUP_ORDER", "value " + std::to_string(b) + ", must be 1 or 2");
+  return GroupOrder(b);
+}
+
+LocationFilter read_location_filter(WireReader& r) {
+  LocationFilter f;
+  const char* kName = "LOCATION_FILTER";
+  const uint64_t t = r.varint(kName);
+  if (!r.ok()) return f;
+  if (t > 5) {
+    r.fail(kName, "unknown location filter type " + describe_value(t));
+    return f;
+  }
+  f.type = LocationFilterType(t);
+  if (t >= 1 && t <= 4) f.start_group = r.varint(kName);
+  if (t >= 2 && t <= 4) f.start_object = r.varint(kName);
+  if (t >= 3 && t <= 4) {
+    f.end_group_delta = r.varint(kName);
+    if (r.ok() && f.end_group_delta > UINT64_MAX - f.start_group)
+      r.fail(kName, "StartGroup " + describe_value(f.start_group) + " + EndGroupDelta " +
+                        describe_value(f.end_group_delta) + " exceeds 2^64-1");
+  }
+  if (t == 4) f.end_object = r.varint(kName);
+  return f;
+}
+
+SubscriptionFilter read_subscription_filter(WireReader& r) {
+  SubscriptionFilter f;
+  const char* kName = "SUBSCRIPTION_FILTER";
+  const uint64_t len = r.varint(kName);
+  if (!r.ok()) return f;
+  WireReader c = r.child(kName, len);
+  if (!r.ok()) return f;
+  const uint64_t t = c.varint(kName);
+  if (c.ok() && (t < 1 || t > 4)) c.fail(kName, "unknown filter type " + describe_value(t));
+  if (c.ok()) {
+    f.type = SubscriptionFilterType(t);
+    if (t >= 3) f.start = decode_location(c, kName, kName);
+    if (t == 4) {
+      f.end_group_delta = c.varint(kName);
+      if (c.ok() && f.end_group_delta > UINT64_MAX - f.start.group)
+        c.fail(kName, "start group " + describe_value(f.start.group) + " + end group delta " +
+                          describe_value(f.end_group_delta) + " exceeds 2^64-1");
+    }
+    c.expect_end(kName);
+  }
+  r.adopt(c, kName);
+  return f;
+}
+
+RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
+  RangeFilter f;
+  f.type = ParamType(type);
+  const uint64_t len = r.varint(name);
+  if (!r.ok()) return f;
+  if (len == 0) {
+    f.clear = true;
+    return f;
+  }
+  WireReader c = r.child(name, len);
+  if (!r.ok()) return f;
+  f.set_id = c.u8(name);
+  if (has_property_type(type)) f.property_type = c.varint(name);
+  while (c.ok() && !c.at_end()) {
+    const uint64_t start = c.varint(name);
+    if (!c.ok()) break;
+    if (c.at_end()) {
+      f.open_start_delta = start;
+      break;
+    }
+    const uint64_t end = c.varint(name);
+    if (c.ok()) f.ranges.push_back({start, end});
+  }
+  r.adopt(c, name);
+  return f;
+}
+
+void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v);
+
+FillParameters read_fill(WireReader& r, IetfVersion v) {
+  FillParameters f;
+  const char* kName = "FILL_PARAMETERS";
+  const uint64_t len = r.varint(kName);
+  if (!r.ok()) return f;
+  WireReader c = r.child(kName, len);
+  if (!r.ok()) return f;
+  const ParamMask allowed = allowed_params(ParamScope::Fill, v);
+  MessageParams inner;
+  uint64_t prev = 0;
+  bool first = true;
+  while (c.ok() && !c.at_end()) {
+    const uint64_t delta = c.varint(kName);
+    if (!c.ok()) break;
+    if (delta > UINT64_MAX - prev) {
+      c.fail(kName, "nested parameter type overflows 2^64-1");
+      break;
+    }
+    const uint64_t type = prev + delta;
+    if (!first && delta == 0 && !is_repeatable(type)) {
+      c.fail(kName, std::string("nested ") + name_or_type(type, v) + " repeated");
+      break;
+    }
+    if (!(allowed & param_bit(type)) || !param_type_name(type, v)) {
+      c.fail(kName, "nested parameter type " + describe_value(type) +
+                        " is not allowed inside FILL_PARAMETERS");
+      break;
+    }
+    prev = type;
+    first = false;
+    read_param_value(c, type, inner, v);
+  }
+  r.adopt(c, kName);
+  f.fill_timeout = inner.fill_timeout;
+  f.subscriber_priority = inner.subscriber_priority;
+  f.location_filter = inner.location_filter;
+  f.group_order = inner.group_order;
+  f.range_filters = std::move(inner.range_filters);
+  return f;
+}
+
+void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v) {
+  const char* name = name_or_type(type, v);
+  switch (type) {
+    case 0x02:
+      p.object_delivery_timeout = r.varint(name);
+      break;
+    case 0x03: {
+      const uint64_t len = r.varint(name);
+      if (!r.ok()) return;
+      WireReader c = r.child(name, len);
+      if (!r.ok()) return;
+      Token t = decode_token(c);
+      r.adopt(c, name, kKeyValueFormattingError);
+      if (r.ok()) p.authorization_tokens.push_back(std::move(t));
+      break;
+    }
+    case 0x04:
+      p.rendezvous_timeout = r.varint(name);
+      break;
+    case 0x06:
+      p.subgroup_delivery_timeout = r.varint(name);
+      break;
+    case 0x08:
+      p.expires = r.varint(name);
+      break;
+    case 0x09:
+      p.largest_object = decode_location(r, name, name);
+      break;
+    case 0x0A:
+      p.fill_timeout = r.varint(name);
+      break;
+    case 0x10:
+      p.forward = read_flag(r, name) == 1;
+      break;
+    case 0x20:
+      p.subscriber_priority = r.u8(name);
+      break;
+    case 0x21:
+      if (location_filter_is_typed(v)) {
+        p.location_filter = read_location_filter(r);
+      } else {
+        p.subscription_filter = read_subscription_filter(r);
+      }
+      break;
+    case 0x22:
+      p.group_order = read_group_order(r);
+      break;
+    case 0x23:
+      p.fill = read_fill(r, v);
+      break;
+    case 0x25:
+    case 0x26:
+    case 0x27:
+    case 0x28:
+    case 0x29: {
+      RangeFilter f = read_range_filter(r, type, name);
+      if (r.ok()) p.range_filters.push_back(std::move(f));
+      break;
+    }
+    case 0x32:
+      p.new_group_request = r.varint(name);
+      break;
+    case 0x34:
+      p.track_namespace_prefix = decode_namespace(r, name);
+      break;
+    case 0x35:
+      p.include_properties = read_flag(r, name) == 1;
+      break;
+    default:
+      r.fail(name, "unknown parameter type " + describe_value(type));
+      break;
+  }
+}
+
+}  // namespace
+
+MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v) {
+  MessageParams p;
+  const uint64_t count = r.varint("number of parameters");
+  uint64_t prev = 0;
+  for (uint64_t i = 0; i < count && r.ok(); ++i) {
+    const uint64_t delta = r.varint("parameter type");
+    if (!r.ok()) break;
+    if (delta > UINT64_MAX - prev) {
+      r.fail("parameter type", "delta " + describe_value(delta) + " after " + describe_value(prev) +
+                                   " exceeds 2^64-1");
+      break;
+    }
+    const uint64_t type = prev + delta;
+    const char* name = param_type_name(type, v);
+    if (!name) {
+      r.fail("parameter type",
+             "unknown parameter " + describe_value(type) + " in " + version_name(v));
+      break;
+    }
+    if (i > 0 && delta == 0 && !is_repeatable(type)) {
+      r.fail(name, "repeated (only AUTHORIZATION_TOKEN and range filters may repeat)");
+      break;
+    }
+    if (!(allowed & param_bit(type))) {
+      r.fail(name, "parameter " + describe_value(type) + " is not allowed in this message");
+      break;
+    }
+    prev = type;
+    read_param_value(r, type, p, v);
+  }
+  return p;
+}
+
+// ---- Encode-side checks ----
+
+namespace {
+
+Status check_location_filter(const LocationFilter& f, const char* message) {
+  if (uint8_t(f.type) > 5) return make_error(message, "LOCATION_FILTER", "unknown type");
+  const bool ranged =
+      f.type == LocationFilterType::AbsoluteRange || f.type == LocationFilterType::AbsoluteRangeEnd;
+  if (ranged && f.end_group_delta > UINT64_MAX - f.start_group)
+    return make_error(message, "LOCATION_FILTER", "StartGroup + EndGroupDelta exceeds 2^64-1");
+  // Fields the type does not carry must be zero, or they would not survive a round trip.
+  const uint8_t t = uint8_t(f.type);
+  if ((t < 1 || t > 4) && f.start_group != 0)
+    return make_error(message, "LOCATION_FILTER", "StartGroup set for a type without it");
+  if ((t < 2 || t > 4) && f.start_object != 0)
+    return make_error(message, "LOCATION_FILTER", "StartObject set for a type without it");
+  if (!ranged && f.end_group_delta != 0)
+    return make_error(message, "LOCATION_FILTER", "EndGroupDelta set for a type without it");
+  if (t != 4 && f.end_object != 0)
+    return make_error(message, "LOCATION_FILTER", "EndObject set for a type without it");
+  return {};
+}
+
+Status check_subscription_filter(const SubscriptionFilter& f, const char* message) {
+  const uint8_t t = uint8_t(f.type);
+  if (t < 1 || t > 4) return make_error(message, "SUBSCRIPTION_FILTER", "unknown type");
+  if (t < 3 && f.start != Location{})
+    return make_error(message, "SUBSCRIPTION_FILTER", "start set for a type without it");
+  if (t != 4 && f.end_group_delta != 0)
+    return make_error(message, "SUBSCRIPTION_FILTER", "end group delta set for a type without it");
+  if (t == 4 && f.end_group_delta > UINT64_MAX - f.start.group)
+    return make_error(message, "SUBSCRIPTION_FILTER", "end group overflows 2^64-1");
+  return {};
+}
+
+Status check_range_filter_shape(const RangeFilter& f, uint64_t max_type, const char* message) {
+  const uint64_t t = T(f.type);
+  if (t < 0x25 || t > max_type)
+    return make_error(message, "range filter", "type " + describe_value(t) + " not allowed here");
+  if (f.clear && (f.set_id != 0 || f.property_type != 0 || !f.ranges.empty() ||
+                  f.open_start_delta.has_value()))
+    return make_error(message, param_type_name(t, IetfVersion::Draft22),
+                      "a clearing (Length 0) filter carries no SetID or ranges");
+  if (!has_property_type(t) && f.property_type != 0)
+    return make_error(message, param_type_name(t, IetfVersion::Draft22),
+                      "property type set on a filter without one");
+  return {};
+}
+
+}  // namespace
+
+Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, const char* message) {
+  auto present = [&](bool has, uint64_t type) -> Status {
+    if (!has) return {};
+    if (!param_type_name(type, v))
+      return make_error(message, name_or_type(type, IetfVersion::Draft22),
+                        std::string("not defined in ") + version_name(v));
+    if (!(allowed & param_bit(type)))
+      return make_error(message, name_or_type(type, v), "not allowed in this message");
+    return {};
+  };
+  using P = ParamType;
+  const bool typed = location_filter_is_typed(v);
+  if (typed && p.subscription_filter)
+    return make_error(message, "SUBSCRIPTION_FILTER", "is the draft-18 form of parameter 0x21");
+  if (!typed && p.location_filter)
+    return make_error(message, "LOCATION_FILTER", "is the draft-22 form of parameter 0x21");
+  const std::pair<bool, P> simple[] = {
+      {p.object_delivery_timeout.has_value(), P::ObjectDeliveryTimeout},
+      {!p.authorization_tokens.empty(), P::AuthorizationToken},
+      {p.rendezvous_timeout.has_value(), P::RendezvousTimeout},
+      {p.subgroup_delivery_timeout.has_value(), P::SubgroupDeliveryTimeout},
+      {p.expires.has_value(), P::Expires},
+      {p.largest_object.has_value(), P::LargestObject},
+      {p.fill_timeout.has_value(), P::FillTimeout},
+      {p.forward.has_value(), P::Forward},
+      {p.subscriber_priority.has_value(), P::SubscriberPriority},
+      {p.subscription_filter.has_value() || p.location_filter.has_value(), P::LocationFilter},
+      {p.group_order.has_value(), P::GroupOrder},
+      {p.fill.has_value(), P::FillParameters},
+      {p.new_group_request.has_value(), P::NewGroupRequest},
+      {p.track_namespace_prefix.has_value(), P::TrackNamespacePrefix},
+      {p.include_properties.has_value(), P::IncludeProperties},
+  };
+  for (const auto& [has, type] : simple) {
+    Status s = present(has, T(type));
+    if (!s.ok()) return s;
+  }
+  for (const auto& f : p.range_filters) {
+    Status s = present(true, T(f.type));
+    if (!s.ok()) return s;
+    s = check_range_filter_shape(f, 0x29, message);
+    if (!s.ok()) return s;
+  }
+  for (const auto& t : p.authorization_tokens) {
+    Status s = check_token(t, message);
+    if (!s.ok()) return s;
+  }
+  if (p.group_order && *p.group_order != GroupOrder::Ascending &&
+      *p.group_order != GroupOrder::Descending)
+    return make_error(message, "GROUP_ORDER", "must be 1 or 2");
+  if (p.location_filter) {
+    Status s = check_location_filter(*p.location_filter, message);
+    if (!s.ok()) return s;
+  }
+  if (p.subscription_filter) {
+    Status s = check_subscription_filter(*p.subscription_filter, message);
+    if (!s.ok()) return s;
+  }
+  if (p.track_namespace_prefix) {
+    Status s = check_namespace(*p.track_namespace_prefix, message, "TRACK_NAMESPACE_PREFIX");
+    if (!s.ok()) return s;
+  }
+  if (p.fill) {
+    const FillParameters& f = *p.fill;
+    if (f.group_order && *f.group_order != GroupOrder::Ascending &&
+        *f.group_order != GroupOrder::Descending)
+      return make_error(message, "FILL_PARAMETERS", "GROUP_ORDER must be 1 or 2");
+    if (f.location_filter) {
+      Status s = check_location_filter(*f.location_filter, message);
+      if (!s.ok()) return s;
+    }
+    for (const auto& rf : f.range_filters) {
+      Status s = check_range_filter_shape(rf, 0x28, message);
+      if (!s.ok()) return s;
+    }
+  }
+  return {};
+}
+
+// ---- Range filter semantics ----
+
+Result<std::vector<AbsoluteRange>> range_filter_ranges(const RangeFilter& f) {
+  const uint64_t invalid = uint64_t(RequestErrorCode::InvalidFilter);
+  const char* name = param_type_name(T(f.type), IetfVersion::Draft22);
+  if (!name) name = "range filter";
+  std::vector<AbsoluteRange> out;
+  if (f.clear) return out;
+  if (has_property_type(T(f.type)) && (f.property_type & 1))
+    return make_error(
+        name, "property type",
+        "odd property type " + describe_value(f.property_type) + " (must be an integer property)",
+        invalid);
+  uint64_t prev_end = 0;
+  auto add_start = [&](uint64_t delta, uint64_t& start) -> bool {
+    if (delta > UINT64_MAX - prev_end) return false;
+    start = prev_end + delta;
+    return true;
+  };
+  for (const auto& r : f.ranges) {
+    uint64_t start;
+    if (!add_start(r.start_delta, start) || r.end_delta > UINT64_MAX - start)
+      return make_error(name, "range", "delta overflows 2^64-1", invalid);
+    prev_end = start + r.end_delta;
+    out.push_back({start, prev_end});
+  }
+  if (f.open_start_delta) {
+    uint64_t start;
+    if (!add_start(*f.open_start_delta, start))
+      return make_error(name, "range", "delta overflows 2^64-1", invalid);
+    out.push_back({start, std::nullopt});
+  }
+  if (f.type == ParamType::PriorityFilter)
+    for (const auto& r : out)
+      if (r.start > 255 || (r.end && *r.end > 255))
+        return make_error(name, "range", "publisher priority above 255", invalid);
+  return out;
+}
+
+Result<RangeFilter> make_range_filter(ParamType type, uint8_t set_id, uint64_t property_type,
+                                      std::span<const AbsoluteRange> ranges) {
+  RangeFilter f;
+  f.type = type;
+  f.set_id = set_id;
+  f.property_type = property_type;
+  uint64_t prev_end = 0;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const AbsoluteRange& r = ranges[i];
+    if (r.start < prev_end || (r.end && *r.end < r.start))
+      return Error{uint64_t(RequestErrorCode::InvalidFilter),
+                   "range filter: ranges must be sorted, non-overlapping, start <= end"};
+    if (!r.end) {
+      if (i + 1 != ranges.size())
+        return Error{uint64_t(RequestErrorCode::InvalidFilter),
+                     "range filter: only the last range may be open"};
+      f.open_start_delta = r.start - prev_end;
+    } else {
+      f.ranges.push_back({r.start - prev_end, *r.end - r.start});
+      prev_end = *r.end;
+    }
+  }
+  return f;
+}
+
+Status check_range_filters(std::span<const RangeFilter> filters) {
+  std::set<std::tuple<uint64_t, uint8_t, uint64_t>> seen;
+  for (const auto& f : filters) {
+    auto r = range_filter_ranges(f);
+    if (!r.ok()) return r.error();
+    if (!seen.insert({T(f.type), f.set_id, f.property_type}).second)
+      return Error{uint64_t(RequestErrorCode::InvalidFilter),
+                   std::string(name_or_type(T(f.type), IetfVersion::Draft22)) +
+                       ": the same type, SetID and property type repeat"};
+  }
+  return {};
+}
+
+}  // namespace moq::ietf

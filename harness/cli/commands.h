@@ -1,0 +1,55 @@
+// One function per subcommand: it adds the subcommand and its options to the CLI11 app and
+// returns the action that runs it once parsed (returning the exit status). The report commands
+// (compare, gate, report) live with the reports library and are added the same way.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/cli/cli.h"
+#include "harness/runner/counter_choice.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/scenario.h"
+
+namespace moq::cli {
+
+struct CliContext {
+  int argc;
+  char** argv;
+  const harness::ScenarioRegistry* registry;
+  const CliIo* io;
+};
+
+using Action = std::function<int()>;
+
+Action add_list_command(CLI::App& app, const CliContext& ctx);
+Action add_run_command(CLI::App& app, const CliContext& ctx);
+Action add_sweep_command(CLI::App& app, const CliContext& ctx);
+
+// Options that `run` and `sweep` share: rounds, the counter, the results file.
+struct MeasureOptions {
+  uint32_t rounds = 10;
+  uint32_t warmup = 3;
+  std::string counter = "auto";
+  std::string event;
+  std::optional<int> cpu;
+  std::string out;  // empty: no results file
+};
+void add_measure_options(CLI::App& sub, MeasureOptions& options);
+
+// Measures `cases` (already validated) as `run` and `sweep` do: chooses the counter (saying which
+// on stderr, re-executing under callgrind when needed), opens the results file, runs the cases.
+// `summarize` prints the finished cases to stdout.
+int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
+                  const std::vector<harness::CaseSpec>& cases,
+                  const std::function<void(const results::Meta&,
+                                           const std::vector<results::CaseResult>&)>& summarize);
+
+// Prints "moqbench <sub>: <message>" to stderr and returns kExitBadInput.
+int bad_input(const CliContext& ctx, const std::string& sub, const std::string& message);
+
+}  // namespace moq::cli

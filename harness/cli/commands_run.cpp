@@ -1,0 +1,67 @@
+// `moqbench run CASE-ID` or `moqbench run SCENARIO [--set axis=value ...]`: one case, measured,
+// with a readable summary.
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "harness/runner/case_builder.h"
+#include "harness/runner/summary.h"
+
+namespace moq::cli {
+
+namespace {
+
+struct RunArgs {
+  std::string target;
+  std::vector<std::string> sets;
+  std::string bench;
+  MeasureOptions measure;
+};
+
+Result<harness::CaseSpec> resolve_case(const harness::ScenarioRegistry& registry,
+                                       const RunArgs& args) {
+  if (args.target.find('/') != std::string::npos) {
+    if (!args.sets.empty() || !args.bench.empty())
+      return Error{0, "--set and --bench go with a scenario name, not with a case id ('" +
+                          args.target + "' names every axis already)"};
+    return harness::parse_case_id(registry, args.target);
+  }
+  Result<const harness::ScenarioDef*> scenario = harness::find_scenario(registry, args.target);
+  if (!scenario) return scenario.error();
+  std::vector<std::pair<std::string, std::string>> settings;
+  for (const std::string& s : args.sets) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Error{0, "--set '" + s + "': expected axis=value"};
+    settings.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  std::string bench = args.bench.empty() ? (*scenario)->benches.front() : args.bench;
+  return harness::make_case_spec(registry, **scenario, bench, settings);
+}
+
+}  // namespace
+
+Action add_run_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "run",
+      "Measure one case: a case id (bench/scenario/version/axis=value/...) or a scenario "
+      "name with --set axis=value for the axes that should not take their defaults");
+  auto args = std::make_shared<RunArgs>();
+  sub->add_option("case", args->target, "case id, or scenario name")->required();
+  sub->add_option("--set", args->sets, "axis=value (repeatable), with a scenario name")
+      ->type_name("AXIS=VALUE");
+  sub->add_option("--bench", args->bench, "bench, with a scenario name (default: its first)");
+  add_measure_options(*sub, args->measure);
+  return [ctx, args]() {
+    Result<harness::CaseSpec> spec = resolve_case(*ctx.registry, *args);
+    if (!spec) return bad_input(ctx, "run", spec.error().message);
+    std::vector<harness::CaseSpec> cases{std::move(*spec)};
+    return measure_cases(
+        ctx, "run", args->measure, cases,
+        [&](const results::Meta& meta, const std::vector<results::CaseResult>& done) {
+          for (const results::CaseResult& c : done)
+            harness::print_case_summary(ctx.io->out, meta, c);
+        });
+  };
+}
+
+}  // namespace moq::cli

@@ -1,0 +1,110 @@
+// `moqbench sweep`: a grid of cases, a progress line on stderr, a table on stdout, JSON to --out.
+// With no arguments: the default sweep (every scenario marked in_default_sweep over its default
+// sweep values; fetch_frames over every implemented version x publishers {1,4} x viewers {1,16} x
+// frames {4,256}).
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "harness/runner/summary.h"
+#include "harness/runner/sweep_plan.h"
+
+namespace moq::cli {
+
+namespace {
+
+struct SweepArgs {
+  std::string scenarios;
+  std::string benches;
+  // Axis value lists with an option of their own: (option, axis, text).
+  struct Named {
+    const char* option;
+    const char* axis;
+    const char* help;
+    std::string text;
+  };
+  std::vector<Named> named = {
+      {"--versions", "version", "protocol versions, e.g. moq-lite-06,moq-lite-07-wip", {}},
+      {"--publishers", "publishers", "publisher counts, e.g. 1,4", {}},
+      {"--viewers", "viewers", "viewer counts, e.g. 1,16", {}},
+      {"--frames", "frames", "frames per group, e.g. 4,256", {}},
+      {"--burst", "burst", "groups per fetch (fetch_range), e.g. 1,8", {}},
+  };
+  std::vector<std::string> sets;  // AXIS=LIST, any axis
+  bool list_only = false;
+  MeasureOptions measure;
+};
+
+Result<harness::SweepRequest> make_request(const CLI::App& sub, const SweepArgs& args) {
+  harness::SweepRequest request;
+  if (sub.count("--scenario") > 0) {
+    Result<std::vector<std::string>> items = harness::split_list(args.scenarios, "--scenario");
+    if (!items) return items.error();
+    request.scenarios = std::move(*items);
+  }
+  if (sub.count("--bench") > 0) {
+    Result<std::vector<std::string>> items = harness::split_list(args.benches, "--bench");
+    if (!items) return items.error();
+    request.benches = std::move(*items);
+  }
+  for (const SweepArgs::Named& n : args.named) {
+    if (sub.count(n.option) == 0) continue;
+    Result<std::vector<std::string>> items = harness::split_list(n.text, n.option);
+    if (!items) return items.error();
+    request.axes.push_back({n.axis, std::move(*items), n.option});
+  }
+  for (const std::string& s : args.sets) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Error{0, "--set '" + s + "': expected axis=value[,value...]"};
+    std::string axis = s.substr(0, eq);
+    std::string source = "--set " + axis;
+    for (const harness::AxisValues& a : request.axes)
+      if (a.axis == axis) return Error{0, source + ": the axis '" + axis + "' is given twice"};
+    Result<std::vector<std::string>> items = harness::split_list(s.substr(eq + 1), source);
+    if (!items) return items.error();
+    request.axes.push_back({axis, std::move(*items), source});
+  }
+  return request;
+}
+
+}  // namespace
+
+Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "sweep",
+      "Measure a grid of cases: a progress line on stderr, a table on stdout, JSON to --out. "
+      "With no arguments, the default sweep: fetch_frames over every implemented version x "
+      "publishers {1,4} x viewers {1,16} x frames {4,256}");
+  auto args = std::make_shared<SweepArgs>();
+  sub->add_option("--scenario", args->scenarios,
+                  "scenarios, comma-separated (default: those in the default sweep)")
+      ->type_name("LIST");
+  sub->add_option("--bench", args->benches,
+                  "benches: model, relay (default: every bench each "
+                  "scenario runs on)")
+      ->type_name("LIST");
+  for (SweepArgs::Named& n : args->named)
+    sub->add_option(n.option, n.text, n.help)->type_name("LIST");
+  sub->add_option("--set", args->sets,
+                  "AXIS=LIST for any axis, e.g. --set frame_size=64,1024 (repeatable)")
+      ->type_name("AXIS=LIST");
+  sub->add_flag("--list", args->list_only, "print the ids of the selected cases and exit");
+  add_measure_options(*sub, args->measure);
+  return [ctx, args, sub]() {
+    Result<harness::SweepRequest> request = make_request(*sub, *args);
+    if (!request) return bad_input(ctx, "sweep", request.error().message);
+    Result<std::vector<harness::CaseSpec>> cases = harness::plan_sweep(*ctx.registry, *request);
+    if (!cases) return bad_input(ctx, "sweep", cases.error().message);
+    if (args->list_only) {
+      for (const harness::CaseSpec& c : *cases)
+        ctx.io->out << c.id() << '\n';
+      return kExitOk;
+    }
+    return measure_cases(ctx, "sweep", args->measure, *cases,
+                         [&](const results::Meta&, const std::vector<results::CaseResult>& done) {
+                           harness::print_sweep_table(ctx.io->out, done);
+                         });
+  };
+}
+
+}  // namespace moq::cli

@@ -1,0 +1,176 @@
+// moqbench_gbench: every case of every scenario's default sweep grid as a Google Benchmark, for
+// those who drive benchmarks through Google Benchmark. One benchmark iteration is one round
+// (set up and warmed up once, outside timing; each round's delivery is checked outside timing).
+// Counters per round (averaged over iterations): instructions (when a counter is available),
+// allocations and allocation_bytes, plus the stack's streams_opened, wire_bytes and tasks_run.
+//
+// Instruction counter: --moq_counter=perf|callgrind|none (default: perf where the PMU works, else
+// none). callgrind re-runs the binary under valgrind; pair it with a short
+// --benchmark_min_time, since Google Benchmark picks iteration counts by wall time.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/counters/alloc_counter.h"
+#include "harness/counters/callgrind_launch.h"
+#include "harness/runner/case_builder.h"
+#include "harness/runner/counter_choice.h"
+#include "scenarios/register_all.h"
+
+namespace {
+
+using moq::harness::Case;
+using moq::harness::CaseSpec;
+
+constexpr uint32_t kWarmupRounds = 3;
+
+void run_benchmark(benchmark::State& state, const CaseSpec* spec,
+                   moq::counters::InstructionCounter* counter) {
+  moq::Result<std::unique_ptr<Case>> made = spec->scenario().make(*spec);
+  if (!made) {
+    state.SkipWithError(("building the case: " + made.error().message).c_str());
+    return;
+  }
+  Case& c = **made;
+  if (moq::Status st = c.setup(); !st) {
+    state.SkipWithError(("setup: " + st.error().message).c_str());
+    return;
+  }
+  uint64_t round = 0;
+  auto check = [&](uint64_t r) -> std::string {
+    moq::harness::RoundCheck chk = c.check_round(r);
+    if (chk.delivered == chk.expected) return {};
+    return "round " + std::to_string(r + 1) + ": delivery check failed: delivered " +
+           describe(chk.delivered) + "; expected " + describe(chk.expected);
+  };
+  for (; round < kWarmupRounds; ++round) {
+    c.prepare_round(round);
+    moq::Status st = c.run_round(round);
+    std::string bad = st ? check(round) : st.error().message;
+    if (!bad.empty()) {
+      state.SkipWithError(bad.c_str());
+      return;
+    }
+  }
+  uint64_t instructions = 0, allocs = 0, alloc_bytes = 0, rounds = 0;
+  moq::harness::StackCounts first = c.stack_counts();
+  moq::harness::StackCounts outside{};  // stack counts of prepare/check, kept out of the totals
+  for (auto _ : state) {
+    state.PauseTiming();
+    moq::harness::StackCounts a = c.stack_counts();
+    c.prepare_round(round);
+    moq::harness::StackCounts b = c.stack_counts();
+    outside.tasks_run += b.tasks_run - a.tasks_run;
+    state.ResumeTiming();
+    if (counter) {
+      if (moq::Status st = counter->start(); !st) {
+        state.SkipWithError(st.error().message.c_str());
+        break;
+      }
+    }
+    const moq::counters::AllocSnapshot before = moq::counters::alloc_snapshot();
+    moq::Status st = c.run_round(round);
+    const moq::counters::AllocSnapshot used = moq::counters::alloc_snapshot() - before;
+    moq::Result<moq::counters::InstrReading> reading = moq::counters::InstrReading{};
+    if (counter) reading = counter->stop();
+    state.PauseTiming();
+    std::string bad = !st ? st.error().message : !reading ? reading.error().message : check(round);
+    if (!bad.empty()) {
+      state.SkipWithError(bad.c_str());
+      break;
+    }
+    instructions += reading->instructions;
+    allocs += used.allocs;
+    alloc_bytes += used.bytes;
+    ++rounds;
+    ++round;
+    state.ResumeTiming();
+  }
+  if (rounds == 0) return;
+  moq::harness::StackCounts last = c.stack_counts();
+  auto per_round = [&](uint64_t total) {
+    return benchmark::Counter(static_cast<double>(total), benchmark::Counter::kAvgIterations);
+  };
+  if (counter) state.counters["instructions"] = per_round(instructions);
+  state.counters["allocations"] = per_round(allocs);
+  state.counters["allocation_bytes"] = per_round(alloc_bytes);
+  state.counters["streams_opened"] = per_round(last.streams_opened - first.streams_opened);
+  state.counters["wire_bytes"] = per_round(last.wire_bytes - first.wire_bytes);
+  state.counters["tasks_run"] = per_round(last.tasks_run - first.tasks_run - outside.tasks_run);
+  c.teardown();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Our own flag, taken out before Google Benchmark sees the arguments.
+  std::string counter_flag;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--moq_counter=", 14) == 0) {
+      counter_flag = argv[i] + 14;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  moq::harness::CounterRequest request;
+  if (counter_flag.empty()) {
+    // perf where it works, else none: no silent re-run under valgrind.
+    request.mode = moq::harness::CounterMode::Perf;
+    moq::Result<moq::harness::CounterChoice> perf = moq::harness::choose_counter(request);
+    request.mode = perf ? moq::harness::CounterMode::Perf : moq::harness::CounterMode::None;
+    if (moq::counters::running_under_valgrind())
+      request.mode = moq::harness::CounterMode::Callgrind;
+  } else {
+    moq::Result<moq::harness::CounterMode> mode = moq::harness::parse_counter_mode(counter_flag);
+    if (!mode) {
+      std::cerr << "moqbench_gbench: --moq_counter: " << mode.error().message << '\n';
+      return 2;
+    }
+    request.mode = *mode;
+  }
+  moq::Result<moq::harness::CounterChoice> choice = moq::harness::choose_counter(request);
+  if (!choice) {
+    std::cerr << "moqbench_gbench: " << choice.error().message << '\n';
+    return 2;
+  }
+  std::cerr << "moqbench_gbench: " << choice->why << '\n';
+  if (choice->reexec) {
+    moq::Status st = moq::counters::reexec_under_callgrind(argc, argv);
+    std::cerr << "moqbench_gbench: " << st.error().message << '\n';
+    return 2;
+  }
+
+  moq::harness::ScenarioRegistry registry;
+  if (moq::Status st = moq::scenarios::register_all(registry); !st) {
+    std::cerr << "moqbench_gbench: scenario registry: " << st.error().message << '\n';
+    return 1;
+  }
+  // Specs live until exit: the registered benchmarks point at them.
+  static std::vector<std::unique_ptr<CaseSpec>> specs;
+  for (const auto& scenario : registry.scenarios()) {
+    for (const std::string& bench : scenario->benches) {
+      moq::Result<std::vector<CaseSpec>> grid =
+          moq::harness::expand_grid(registry, *scenario, bench, {});
+      if (!grid) {
+        std::cerr << "moqbench_gbench: " << scenario->name << ": " << grid.error().message << '\n';
+        return 1;
+      }
+      for (CaseSpec& spec : *grid) {
+        specs.push_back(std::make_unique<CaseSpec>(std::move(spec)));
+        benchmark::RegisterBenchmark(specs.back()->id().c_str(), run_benchmark, specs.back().get(),
+                                     choice->counter.get());
+      }
+    }
+  }
+  int gb_argc = static_cast<int>(args.size());
+  benchmark::Initialize(&gb_argc, args.data());
+  if (benchmark::ReportUnrecognizedArguments(gb_argc, args.data())) return 2;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

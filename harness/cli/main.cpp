@@ -1,0 +1,17 @@
+// moqbench: the harness's command line over every scenario of scenarios/.
+#include <unistd.h>
+
+#include <iostream>
+
+#include "harness/cli/cli.h"
+#include "scenarios/register_all.h"
+
+int main(int argc, char** argv) {
+  moq::harness::ScenarioRegistry registry;
+  if (moq::Status st = moq::scenarios::register_all(registry); !st) {
+    std::cerr << "moqbench: scenario registry: " << st.error().message << '\n';
+    return moq::cli::kExitFailed;
+  }
+  moq::cli::CliIo io{std::cout, std::cerr, isatty(STDERR_FILENO) != 0};
+  return moq::cli::run_cli(argc, argv, registry, io);
+}

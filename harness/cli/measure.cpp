@@ -1,0 +1,89 @@
+// What `run` and `sweep` share: the measuring options and the measuring flow.
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "harness/counters/callgrind_launch.h"
+#include "harness/results/results_file.h"
+#include "harness/runner/meta.h"
+#include "harness/runner/sweep.h"
+
+namespace moq::cli {
+
+int bad_input(const CliContext& ctx, const std::string& sub, const std::string& message) {
+  ctx.io->err << "moqbench " << sub << ": " << message << '\n';
+  return kExitBadInput;
+}
+
+void add_measure_options(CLI::App& sub, MeasureOptions& options) {
+  sub.add_option("--rounds", options.rounds, "measured rounds per case, one reading each")
+      ->check(CLI::Range(1u, 1'000'000u))
+      ->capture_default_str();
+  sub.add_option("--warmup", options.warmup, "rounds run before measuring")
+      ->check(CLI::Range(0u, 1'000'000u))
+      ->capture_default_str();
+  sub.add_option("--counter", options.counter,
+                 "instruction counter: auto (perf where the PMU works, else callgrind where "
+                 "valgrind is installed, else none), perf, callgrind or none")
+      ->capture_default_str();
+  sub.add_option("--event", options.event,
+                 "perf event, a libpfm4 name (default instructions:u; e.g. "
+                 "cpu_core/instructions/u on hybrid CPUs)");
+  sub.add_option("--cpu", options.cpu, "pin the measuring thread to this CPU")
+      ->check(CLI::Range(0, 65535));
+  sub.add_option("--out", options.out,
+                 "write the results as JSON (schema moqbench.results/1) to this file, rewritten "
+                 "after each case");
+}
+
+int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
+                  const std::vector<harness::CaseSpec>& cases,
+                  const std::function<void(const results::Meta&,
+                                           const std::vector<results::CaseResult>&)>& summarize) {
+  std::ostream& err = ctx.io->err;
+  Result<harness::CounterMode> mode = harness::parse_counter_mode(options.counter);
+  if (!mode) return bad_input(ctx, sub, mode.error().message);
+  if (!options.event.empty() && *mode != harness::CounterMode::Perf &&
+      *mode != harness::CounterMode::Auto)
+    return bad_input(ctx, sub,
+                     "--event '" + options.event +
+                         "' applies to the perf counter only, not to --counter " + options.counter);
+  harness::CounterRequest request{*mode, options.event, options.cpu};
+  Result<harness::CounterChoice> choice = harness::choose_counter(request);
+  if (!choice) return bad_input(ctx, sub, choice.error().message);
+  err << "moqbench: " << choice->why << '\n';
+  if (!options.event.empty() && choice->backend != counters::CounterBackend::Perf)
+    err << "moqbench: --event '" << options.event << "' is ignored: the counter is not perf\n";
+
+  std::vector<std::string> command_line(ctx.argv, ctx.argv + ctx.argc);
+  std::string event = choice->counter ? choice->counter->event() : std::string();
+  if (choice->backend == counters::CounterBackend::Callgrind && event.empty()) event = "Ir";
+  results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
+
+  // The results file is created (empty and valid) before anything runs, so an unwritable path
+  // is bad input reported at once, before a re-run under valgrind.
+  std::optional<results::ResultsWriter> writer;
+  if (!options.out.empty()) {
+    Result<results::ResultsWriter> w = results::ResultsWriter::create(options.out, meta);
+    if (!w) return bad_input(ctx, sub, "--out " + options.out + ": " + w.error().message);
+    writer.emplace(std::move(*w));
+  }
+  if (choice->reexec) {
+    err << std::flush;
+    Status st = counters::reexec_under_callgrind(ctx.argc, ctx.argv);
+    return bad_input(ctx, sub, "--counter callgrind: " + st.error().message);
+  }
+
+  harness::RunOptions run{options.warmup, options.rounds};
+  harness::SweepProgress progress{&err, ctx.io->err_is_terminal};
+  Result<harness::SweepResult> result =
+      harness::run_sweep(cases, run, choice->counter.get(), writer ? &*writer : nullptr, progress);
+  if (!result) {
+    err << "moqbench: " << result.error().message << '\n';
+    return kExitFailed;
+  }
+  summarize(meta, result->cases);
+  if (writer) err << "moqbench: results written to " << writer->path() << '\n';
+  return result->failed == 0 ? kExitOk : kExitFailed;
+}
+
+}  // namespace moq::cli

@@ -1,0 +1,58 @@
+// One benchmark case: a topology built once, then driven round by round by the runner
+// (runner.h). Scenarios (scenarios/) implement it; the harness meets them only through the
+// registry (scenario.h).
+//
+// The runner calls, in order:
+//   setup()                               once, not measured
+//   for each round r = 0, 1, ... (warm-up rounds first, then measured ones):
+//     prepare_round(r)                    not measured: clear the viewers' delivery logs, ...
+//     run_round(r)                        MEASURED: instructions, allocations, wall time
+//     check_round(r)                      not measured: what was delivered and what should have
+//     been
+//   teardown()                            once, not measured
+// stack_counts() is read just before and just after each run_round(); the difference is the
+// round's own stack counts.
+#pragma once
+
+#include <cstdint>
+
+#include "harness/runner/delivery.h"
+#include "model/base/result.h"
+
+namespace moq::harness {
+
+// The stack's own counters, cumulative since setup; per round the runner takes differences.
+struct StackCounts {
+  uint64_t streams_opened = 0;  // transport streams opened, both directions, every connection
+  uint64_t wire_bytes = 0;      // bytes written to the transport, both directions
+  uint64_t tasks_run = 0;       // executor polls (Executor::polls())
+};
+
+// A round's delivery next to what the scenario expected. The runner fails the case when they
+// differ, naming both.
+struct RoundCheck {
+  RoundDelivery delivered;
+  RoundDelivery expected;
+};
+
+class Case {
+ public:
+  virtual ~Case() = default;
+
+  // Builds the topology (connections, sessions, subscriptions) and reaches the state rounds start
+  // from. An Error fails the case with its message.
+  virtual Status setup() = 0;
+  // Before each round, outside the measured region.
+  virtual void prepare_round(uint64_t /*round*/) {}
+  // The measured step: the round's writes and reads, and the executor run until idle. An Error
+  // (deadlock, exhausted step budget, stack error) fails the case with its message.
+  virtual Status run_round(uint64_t round) = 0;
+  // After each round, outside the measured region: hashes what the viewers recorded and computes
+  // what they should have received.
+  virtual RoundCheck check_round(uint64_t round) = 0;
+  virtual StackCounts stack_counts() const = 0;
+  // Once after the last round, outside measurement (the destructor follows).
+  virtual void teardown() {}
+};
+
+}  // namespace moq::harness

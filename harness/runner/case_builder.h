@@ -1,0 +1,61 @@
+// Building CaseSpecs from what a user typed: axis values, case ids, comma lists and sweep grids.
+// Every Error names the bad value and what would have been accepted; the CLI turns them into
+// exit status 2.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "harness/runner/scenario.h"
+#include "model/base/result.h"
+
+namespace moq::harness {
+
+// An axis value parsed and checked against the axis (range, choices, implemented versions).
+Result<ParamValue> parse_axis_value(const ScenarioRegistry& registry, const AxisSpec& axis,
+                                    std::string_view text);
+
+// The axis's default value, and the values the scenario's default sweep takes.
+ParamValue axis_default(const ScenarioRegistry& registry, const AxisSpec& axis);
+std::vector<ParamValue> axis_sweep_values(const ScenarioRegistry& registry, const AxisSpec& axis);
+
+// The scenario by name, or an Error listing the registered ones.
+Result<const ScenarioDef*> find_scenario(const ScenarioRegistry& registry, std::string_view name);
+// Checks that `bench` is a bench the results format knows and that the scenario runs on it.
+Status check_bench(const ScenarioDef& scenario, std::string_view bench);
+
+// Splits "1,4,16" into its items. Empty items ("1,,4", "", "4,") and repeated items are errors
+// naming the option and the text.
+Result<std::vector<std::string>> split_list(std::string_view text, std::string_view option);
+
+// One case of `scenario`: `settings` are (axis, value text) pairs; every other axis takes its
+// default. An unknown axis, a bad value or an axis set twice is an Error.
+Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const ScenarioDef& scenario,
+                                std::string bench,
+                                const std::vector<std::pair<std::string, std::string>>& settings);
+
+// The case a case id names: `bench/scenario/version/axis=value/...`. Axes the id leaves out take
+// their defaults, so `model/fetch_frames/moq-lite-06` is the scenario's default case.
+Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_view id);
+
+// The values a sweep gives one axis, as typed; `source` names where they came from in errors
+// (e.g. "--publishers").
+struct AxisValues {
+  std::string axis;
+  std::vector<std::string> texts;
+  std::string source;
+};
+
+// The cases of a sweep grid over one scenario and bench: each axis takes the values given in
+// `overrides` (which must name axes of the scenario), or else its default-sweep values. Cases
+// come in axis order, the last axis varying fastest.
+Result<std::vector<CaseSpec>> expand_grid(const ScenarioRegistry& registry,
+                                          const ScenarioDef& scenario, const std::string& bench,
+                                          const std::vector<AxisValues>& overrides);
+
+// "version, publishers, viewers, frames" for messages.
+std::string axis_names(const ScenarioDef& scenario);
+
+}  // namespace moq::harness

@@ -1,0 +1,42 @@
+// `--counter auto|perf|callgrind|none`: which instruction counter a run uses, and why.
+//
+// auto takes perf where the PMU opens the event, else callgrind where valgrind is installed (the
+// program then re-runs itself under valgrind), else none. Inside that re-run (valgrind started by
+// reexec_under_callgrind), auto and callgrind open the callgrind counter.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "harness/counters/instruction_counter.h"
+#include "model/base/result.h"
+
+namespace moq::harness {
+
+enum class CounterMode : uint8_t { Auto, Perf, Callgrind, None };
+// "auto", "perf", "callgrind", "none"; anything else is an Error naming the value.
+Result<CounterMode> parse_counter_mode(std::string_view text);
+
+struct CounterRequest {
+  CounterMode mode = CounterMode::Auto;
+  std::string event;       // perf event (libpfm4 name); empty: instructions:u
+  std::optional<int> cpu;  // pin the measuring thread to this CPU
+};
+
+struct CounterChoice {
+  counters::CounterBackend backend = counters::CounterBackend::None;
+  // Callgrind chosen outside valgrind: the caller must re-run the program under valgrind
+  // (counters::reexec_under_callgrind) before measuring.
+  bool reexec = false;
+  std::string why;  // one line for stderr: what was chosen and why
+  std::unique_ptr<counters::InstructionCounter> counter;  // open, unless none or reexec
+};
+
+// Decides and, unless the choice is none or a re-run, opens the counter. An explicitly requested
+// backend that cannot work here (perf without a PMU, callgrind without valgrind) is an Error
+// naming the reason. Pins the calling thread when request.cpu is set.
+Result<CounterChoice> choose_counter(const CounterRequest& request);
+
+}  // namespace moq::harness

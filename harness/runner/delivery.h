@@ -1,0 +1,126 @@
+// What a round delivered to its viewers, and how the harness checks it: frame count, payload
+// bytes and a hash over the delivered payloads in delivery order (DESIGN.md, "Measuring"), so
+// skipped or reordered work cannot pass for a speed-up.
+//
+// Cost split. A viewer records each frame it reads into its DeliveryLog inside the measured round:
+// that is a few pushes of payload references (refcount increments, no copy) into storage
+// reserved at setup, about ten instructions per frame. Hashing the payload bytes (FNV-1a, several
+// instructions per byte) happens after the round, outside the measured region, when the runner
+// asks the case what it delivered.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "model/base/bytes.h"
+
+namespace moq::harness {
+
+// FNV-1a, 64 bit: cheap, deterministic, byte-order independent of the host.
+class Fnv64 {
+ public:
+  static constexpr uint64_t kOffset = 0xcbf29ce484222325ULL;
+  static constexpr uint64_t kPrime = 0x100000001b3ULL;
+
+  void add(std::span<const uint8_t> data) {
+    uint64_t h = h_;
+    for (uint8_t b : data)
+      h = (h ^ b) * kPrime;
+    h_ = h;
+  }
+  // The 8 bytes of v, little-endian.
+  void add_u64(uint64_t v) {
+    uint8_t b[8];
+    for (int i = 0; i < 8; ++i)
+      b[i] = static_cast<uint8_t>(v >> (8 * i));
+    add(b);
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  uint64_t h_ = kOffset;
+};
+
+// Frames, bytes and payload hash of one round (or of several, combined).
+struct RoundDelivery {
+  uint64_t frames = 0;
+  uint64_t bytes = 0;
+  uint64_t hash = Fnv64::kOffset;
+
+  friend bool operator==(const RoundDelivery&, const RoundDelivery&) = default;
+};
+
+// "12 frames, 768 bytes, hash 0123456789abcdef"
+std::string describe(const RoundDelivery& d);
+// Lowercase hex, 16 digits.
+std::string hash_hex(uint64_t hash);
+
+// Builds the delivery of one viewer frame by frame: each frame contributes its size (8 bytes,
+// little-endian) and then its payload bytes, so frame boundaries count as well as content.
+class DeliveryHasher {
+ public:
+  void add_frame(std::span<const Bytes> chunks);
+  void add_frame(const Bytes& payload) { add_frame(std::span<const Bytes>(&payload, 1)); }
+  RoundDelivery result() const { return {frames_, bytes_, fnv_.value()}; }
+
+ private:
+  Fnv64 fnv_;
+  uint64_t frames_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+// Combines the deliveries of several viewers in viewer order (frames and bytes add up; the hash
+// covers each viewer's hash in turn), or of several rounds in round order.
+class DeliveryCombiner {
+ public:
+  void add(const RoundDelivery& d);
+  RoundDelivery result() const { return {frames_, bytes_, fnv_.value()}; }
+
+ private:
+  Fnv64 fnv_;
+  uint64_t frames_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+// What one viewer read in the current round, kept by reference until the round is checked.
+class DeliveryLog {
+ public:
+  // Reserves room for this many frames and payload chunks per round, so recording allocates
+  // nothing in steady state.
+  void reserve(size_t frames, size_t chunks);
+  // Drops the previous round's references (outside the measured region).
+  void clear() {
+    chunk_counts_.clear();
+    chunks_.clear();
+    bytes_ = 0;
+  }
+
+  // Records one delivered frame made of these payload chunks, in delivery order.
+  void record(std::span<const Bytes> chunks) {
+    chunk_counts_.push_back(static_cast<uint32_t>(chunks.size()));
+    for (const Bytes& c : chunks) {
+      bytes_ += c.size();
+      chunks_.push_back(c);
+    }
+  }
+  void record(const Bytes& payload) {
+    chunk_counts_.push_back(1);
+    bytes_ += payload.size();
+    chunks_.push_back(payload);
+  }
+
+  uint64_t frames() const { return chunk_counts_.size(); }
+  uint64_t bytes() const { return bytes_; }
+  // Hashes what was recorded (DeliveryHasher rules).
+  RoundDelivery delivery() const;
+
+ private:
+  std::vector<uint32_t> chunk_counts_;  // per frame, how many of chunks_ it spans
+  std::vector<Bytes> chunks_;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace moq::harness

@@ -1,0 +1,26 @@
+// The `meta` block of a results file: the build (build_info.h), this machine, the counter and the
+// command line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/counters/instruction_counter.h"
+#include "harness/results/results.h"
+
+namespace moq::harness {
+
+results::CounterBackend to_results_backend(counters::CounterBackend backend);
+
+// `event`: what the counter counts (ignored for the none backend). Reads /proc/cpuinfo, uname
+// and the current time.
+results::Meta make_meta(counters::CounterBackend backend, const std::string& event,
+                        std::optional<int> pinned_cpu, std::vector<std::string> command_line);
+
+// The "model name" line of /proc/cpuinfo (or another description of the CPU), never empty.
+std::string cpu_model();
+// `uname -sr`, never empty.
+std::string kernel_name();
+
+}  // namespace moq::harness

@@ -1,0 +1,200 @@
+#include "harness/runner/runner.h"
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/counters/alloc_counter.h"
+#include "harness/counters/wall_counter.h"
+
+namespace moq::harness {
+
+namespace {
+
+// Per-metric samples of the measured rounds, in round order.
+struct Samples {
+  std::vector<uint64_t> instructions, allocations, allocation_bytes, wall_ns, streams_opened,
+      wire_bytes, tasks_run;
+
+  void reserve(size_t n) {
+    for (std::vector<uint64_t>* v : {&instructions, &allocations, &allocation_bytes, &wall_ns,
+                                     &streams_opened, &wire_bytes, &tasks_run})
+      v->reserve(n);
+  }
+};
+
+// One round's readings, taken with as little code as possible between the counter's start and
+// stop.
+struct RoundReading {
+  Status status;
+  counters::InstrReading instr;
+  counters::AllocSnapshot allocs;
+  uint64_t wall_ns = 0;
+  StackCounts before, after;
+};
+
+Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* counter,
+                     RoundReading& out) {
+  out.before = c.stack_counts();
+  counters::WallCounter wall;
+  wall.start();
+  if (counter) {
+    if (Status st = counter->start(); !st) return st;
+  }
+  // Inside the instruction region so that the counter's own allocations (callgrind reads its dump
+  // file in stop()) stay out of the count; a snapshot is two thread-local loads.
+  const counters::AllocSnapshot allocs_before = counters::alloc_snapshot();
+  out.status = c.run_round(round);
+  out.allocs = counters::alloc_snapshot() - allocs_before;
+  if (counter) {
+    Result<counters::InstrReading> r = counter->stop();
+    if (!r) return r.error();
+    out.instr = *r;
+  }
+  out.wall_ns = wall.elapsed_ns();
+  out.after = c.stack_counts();
+  return {};
+}
+
+std::string round_name(uint64_t round, uint32_t warmup) {
+  if (round < warmup) return "warm-up round " + std::to_string(round + 1);
+  return "measured round " + std::to_string(round - warmup + 1);
+}
+
+class CaseRun {
+ public:
+  CaseRun(const CaseSpec& spec, const RunOptions& options, counters::InstructionCounter* counter)
+      : spec_(spec), options_(options), counter_(counter) {}
+
+  results::CaseResult run() {
+    result_.bench = spec_.bench();
+    result_.scenario = spec_.scenario().name;
+    result_.version = spec_.version();
+    result_.params = spec_.id_params();
+    result_.id = results::make_case_id(result_);
+    result_.rounds = {options_.warmup, options_.rounds};
+    samples_.reserve(options_.rounds);
+    try {
+      if (Status st = run_rounds(); !st) fail(st.error().message);
+    } catch (const std::exception& e) {
+      fail(std::string("exception: ") + e.what());
+    }
+    if (case_) {
+      try {
+        case_->teardown();
+        case_.reset();
+      } catch (const std::exception& e) {
+        if (!result_.flags.failed) fail(std::string("teardown: exception: ") + e.what());
+      }
+    }
+    finish();
+    return std::move(result_);
+  }
+
+ private:
+  Status run_rounds() {
+    Result<std::unique_ptr<Case>> made = spec_.scenario().make(spec_);
+    if (!made) return Error{0, "building the case: " + made.error().message};
+    case_ = std::move(*made);
+    if (Status st = case_->setup(); !st) return Error{0, "setup: " + st.error().message};
+
+    uint64_t round = 0;
+    for (uint32_t w = 0; w < options_.warmup; ++w, ++round) {
+      if (Status st = one_round(round, /*measure=*/false); !st) return st;
+    }
+    uint32_t rejected = 0;
+    uint32_t accepted = 0;
+    while (accepted < options_.rounds) {
+      Result<bool> ok = one_round_measured(round++);
+      if (!ok) return ok.error();
+      if (*ok) {
+        ++accepted;
+      } else if (++rejected > options_.rounds) {
+        return Error{0, std::to_string(rejected) +
+                            " perf readings ran multiplexed and were rejected (another program "
+                            "uses the PMU counters?)"};
+      }
+    }
+    return {};
+  }
+
+  // A warm-up round: run and checked, not recorded.
+  Status one_round(uint64_t round, bool measure) {
+    case_->prepare_round(round);
+    RoundReading reading;
+    if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, reading); !st)
+      return Error{0, round_name(round, options_.warmup) + ": counter: " + st.error().message};
+    if (!reading.status)
+      return Error{0, round_name(round, options_.warmup) + ": " + reading.status.error().message};
+    return check(round).first;
+  }
+
+  // A measured round: false when its reading was rejected (multiplexed).
+  Result<bool> one_round_measured(uint64_t round) {
+    case_->prepare_round(round);
+    RoundReading reading;
+    if (Status st = measure_round(*case_, round, counter_, reading); !st)
+      return Error{0, round_name(round, options_.warmup) + ": counter: " + st.error().message};
+    if (!reading.status)
+      return Error{0, round_name(round, options_.warmup) + ": " + reading.status.error().message};
+    auto [st, delivered] = check(round);
+    if (!st) return st.error();
+    if (reading.instr.multiplexed) {
+      result_.flags.multiplexed = true;
+      return false;
+    }
+    if (counter_) samples_.instructions.push_back(reading.instr.instructions);
+    samples_.allocations.push_back(reading.allocs.allocs);
+    samples_.allocation_bytes.push_back(reading.allocs.bytes);
+    samples_.wall_ns.push_back(reading.wall_ns);
+    samples_.streams_opened.push_back(reading.after.streams_opened - reading.before.streams_opened);
+    samples_.wire_bytes.push_back(reading.after.wire_bytes - reading.before.wire_bytes);
+    samples_.tasks_run.push_back(reading.after.tasks_run - reading.before.tasks_run);
+    delivered_.add(delivered);
+    return true;
+  }
+
+  std::pair<Status, RoundDelivery> check(uint64_t round) {
+    RoundCheck chk = case_->check_round(round);
+    if (chk.delivered == chk.expected) return {Status{}, chk.delivered};
+    return {Error{0, round_name(round, options_.warmup) + ": delivery check failed: delivered " +
+                         describe(chk.delivered) + "; expected " + describe(chk.expected)},
+            chk.delivered};
+  }
+
+  void fail(std::string reason) {
+    result_.flags.failed = true;
+    result_.flags.reason = std::move(reason);
+  }
+
+  void finish() {
+    results::Metrics& m = result_.metrics;
+    m.instructions = results::compute_stats(std::move(samples_.instructions));
+    m.allocations = results::compute_stats(std::move(samples_.allocations));
+    m.allocation_bytes = results::compute_stats(std::move(samples_.allocation_bytes));
+    m.wall_ns = results::compute_stats(std::move(samples_.wall_ns));
+    m.streams_opened = results::compute_stats(std::move(samples_.streams_opened));
+    m.wire_bytes = results::compute_stats(std::move(samples_.wire_bytes));
+    m.tasks_run = results::compute_stats(std::move(samples_.tasks_run));
+    RoundDelivery d = delivered_.result();
+    result_.delivered = {d.frames, d.bytes, hash_hex(d.hash)};
+  }
+
+  const CaseSpec& spec_;
+  RunOptions options_;
+  counters::InstructionCounter* counter_;
+  std::unique_ptr<Case> case_;
+  Samples samples_;
+  DeliveryCombiner delivered_;
+  results::CaseResult result_;
+};
+
+}  // namespace
+
+results::CaseResult run_case(const CaseSpec& spec, const RunOptions& options,
+                             counters::InstructionCounter* counter) {
+  return CaseRun(spec, options, counter).run();
+}
+
+}  // namespace moq::harness

@@ -1,0 +1,138 @@
+// The scenario interface and registry.
+//
+// A scenario declares its axes (name, kind, default, allowed values, the values its default sweep
+// takes) and builds a Case from a CaseSpec, one value per axis. The harness never links a
+// scenario directly: a binary fills a ScenarioRegistry (scenarios/register_all.h) and hands it to
+// the CLI, the sweep or the Google Benchmark adapter.
+//
+// Case ids are paths, `bench/scenario/version/axis=value/...` (DESIGN.md), e.g.
+// `model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=256`. The protocol version is the
+// axis named "version"; it sits in the third segment, not among the `axis=value` parts. A
+// scenario without a version axis (the data model alone) has the version `none`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/results/results.h"
+#include "harness/runner/case.h"
+#include "model/base/result.h"
+
+namespace moq::harness {
+
+using results::Param;
+using results::ParamValue;
+
+// The version segment of the id of a scenario without a version axis.
+inline constexpr std::string_view kNoVersion = "none";
+inline constexpr std::string_view kVersionAxis = "version";
+
+enum class AxisKind : uint8_t {
+  Version,  // a protocol version from the registry's implemented versions (a string)
+  Integer,  // an integer in [min, max]
+  Choice,   // one of `choices` (a string)
+};
+const char* axis_kind_name(AxisKind kind);
+
+struct AxisSpec {
+  std::string name;
+  AxisKind kind = AxisKind::Integer;
+  std::string help;
+  // Integer: the value when none is given. Choice: the first choice when empty. Version: ignored
+  // (the registry's first implemented version).
+  int64_t default_int = 0;
+  std::string default_text;
+  int64_t min = 0;  // Integer only
+  int64_t max = INT64_MAX;
+  std::vector<std::string> choices;  // Choice only
+  // The values the scenario's default sweep takes. Empty: the default alone. Version axes sweep
+  // every implemented version.
+  std::vector<int64_t> sweep_ints;
+  std::vector<std::string> sweep_texts;
+  // False: the id names this axis only when the value differs from the default, so a setting
+  // such as the frame size can be added without renaming every existing case.
+  bool id_when_default = true;
+
+  static AxisSpec version();
+  static AxisSpec integer(std::string name, std::string help, int64_t default_value, int64_t min,
+                          int64_t max, std::vector<int64_t> sweep = {});
+  static AxisSpec choice(std::string name, std::string help, std::vector<std::string> choices,
+                         std::vector<std::string> sweep = {});
+};
+
+class CaseSpec;
+using CaseFactory = std::function<Result<std::unique_ptr<Case>>(const CaseSpec&)>;
+
+struct ScenarioDef {
+  std::string name;
+  std::string summary;                           // one line, for `moqbench list`
+  std::vector<std::string> benches = {"model"};  // benches it runs on (results::kBenches)
+  std::vector<AxisSpec> axes;                    // in id order; a version axis comes first
+  bool in_default_sweep = false;                 // part of `moqbench sweep` with no arguments
+  CaseFactory make;
+
+  const AxisSpec* find_axis(std::string_view axis) const;
+  bool has_version() const { return !axes.empty() && axes.front().kind == AxisKind::Version; }
+  bool runs_on(std::string_view bench) const;
+};
+
+// One case: a scenario, a bench and a value for every axis.
+class CaseSpec {
+ public:
+  CaseSpec(const ScenarioDef& scenario, std::string bench, std::string version,
+           std::vector<Param> values)
+      : scenario_(&scenario),
+        bench_(std::move(bench)),
+        version_(std::move(version)),
+        values_(std::move(values)) {}
+
+  const ScenarioDef& scenario() const { return *scenario_; }
+  const std::string& bench() const { return bench_; }
+  // The protocol version, or "none" for a scenario without a version axis.
+  const std::string& version() const { return version_; }
+  // Every non-version axis in axis order, including those the id leaves out at their default.
+  const std::vector<Param>& values() const { return values_; }
+
+  // The value of an Integer / Choice axis of the scenario (the axis must exist: a programming
+  // error otherwise, reported as 0 / an empty string).
+  int64_t integer(std::string_view axis) const;
+  const std::string& text(std::string_view axis) const;
+
+  // The params the id shows (results::CaseResult::params) and the id itself.
+  std::vector<Param> id_params() const;
+  std::string id() const;
+
+ private:
+  const ScenarioDef* scenario_;
+  std::string bench_;
+  std::string version_;
+  std::vector<Param> values_;
+};
+
+class ScenarioRegistry {
+ public:
+  // The protocol versions scenarios may run (`implemented`, in sweep order) and every version
+  // name the project knows (so an unimplemented one is told apart from a misspelt one).
+  void set_versions(std::vector<std::string> implemented, std::vector<std::string> known);
+  // Adds a scenario; an Error names a duplicate or malformed definition.
+  Status add(ScenarioDef def);
+
+  const ScenarioDef* find(std::string_view name) const;
+  // Registration order.
+  const std::vector<std::unique_ptr<ScenarioDef>>& scenarios() const { return scenarios_; }
+  const std::vector<std::string>& implemented_versions() const { return implemented_; }
+  const std::vector<std::string>& known_versions() const { return known_; }
+  std::string scenario_names() const;  // "a, b, c" for error messages
+
+ private:
+  std::vector<std::unique_ptr<ScenarioDef>> scenarios_;
+  std::vector<std::string> implemented_;
+  std::vector<std::string> known_;
+};
+
+}  // namespace moq::harness

@@ -1,0 +1,98 @@
+#include "harness/runner/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+
+namespace moq::harness {
+
+namespace {
+
+std::string median_text(const std::optional<results::MetricStats>& s, uint64_t divide = 1) {
+  if (!s) return "-";
+  return std::to_string(s->median / divide);
+}
+
+std::string per_round(uint64_t total, uint64_t rounds) {
+  if (rounds == 0) return "-";
+  if (total % rounds == 0) return std::to_string(total / rounds);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(total) / static_cast<double>(rounds));
+  return buf;
+}
+
+uint64_t measured_rounds(const results::CaseResult& c) {
+  return c.metrics.allocations ? c.metrics.allocations->samples.size() : 0;
+}
+
+}  // namespace
+
+void print_sweep_table(std::ostream& out, const std::vector<results::CaseResult>& cases) {
+  const std::vector<std::string> header = {"case",    "instr",  "allocs", "alloc_B", "wall_us",
+                                           "streams", "wire_B", "tasks",  "frames",  "status"};
+  std::vector<std::vector<std::string>> rows;
+  for (const results::CaseResult& c : cases) {
+    const results::Metrics& m = c.metrics;
+    rows.push_back({c.id, median_text(m.instructions), median_text(m.allocations),
+                    median_text(m.allocation_bytes), median_text(m.wall_ns, 1000),
+                    median_text(m.streams_opened), median_text(m.wire_bytes),
+                    median_text(m.tasks_run), per_round(c.delivered.frames, measured_rounds(c)),
+                    c.flags.failed ? "FAILED" : "ok"});
+  }
+  std::vector<size_t> width(header.size());
+  for (size_t i = 0; i < header.size(); ++i) {
+    width[i] = header[i].size();
+    for (const auto& row : rows)
+      width[i] = std::max(width[i], row[i].size());
+  }
+  auto print_row = [&](const std::vector<std::string>& row) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i == 0) {
+        out << std::left << std::setw(static_cast<int>(width[i])) << row[i];
+      } else if (i + 1 == row.size()) {
+        out << "  " << row[i];
+      } else {
+        out << "  " << std::right << std::setw(static_cast<int>(width[i])) << row[i];
+      }
+    }
+    out << '\n';
+  };
+  print_row(header);
+  for (const auto& row : rows)
+    print_row(row);
+  out << "(medians per measured round; frames: delivered per round)\n";
+  for (const results::CaseResult& c : cases)
+    if (c.flags.failed) out << "FAILED " << c.id << ": " << c.flags.reason.value_or("") << '\n';
+}
+
+void print_case_summary(std::ostream& out, const results::Meta& meta,
+                        const results::CaseResult& c) {
+  out << "case      " << c.id << '\n';
+  out << "counter   " << results::to_string(meta.counter_backend);
+  if (meta.counter_event) out << " (" << *meta.counter_event << ")";
+  out << '\n';
+  out << "rounds    " << c.rounds.warmup << " warm-up, " << c.rounds.measured << " measured\n";
+  out << "status    " << (c.flags.failed ? "FAILED: " + c.flags.reason.value_or("") : "ok") << '\n';
+  if (c.flags.multiplexed) out << "note      multiplexed perf readings were rejected\n";
+  out << "per round:\n";
+  out << "  " << std::left << std::setw(18) << "metric" << std::right << std::setw(14) << "median"
+      << std::setw(14) << "min" << std::setw(14) << "max" << std::setw(16) << "mean" << '\n';
+  for (results::Metric metric : results::kAllMetrics) {
+    const std::optional<results::MetricStats>& s = c.metrics.get(metric);
+    out << "  " << std::left << std::setw(18) << results::metric_name(metric) << std::right;
+    if (!s) {
+      out << std::setw(14) << "-" << '\n';
+      continue;
+    }
+    char mean[32];
+    std::snprintf(mean, sizeof mean, "%.1f", s->mean);
+    out << std::setw(14) << s->median << std::setw(14) << s->min << std::setw(14) << s->max
+        << std::setw(16) << mean << '\n';
+  }
+  uint64_t rounds = measured_rounds(c);
+  out << "delivered " << c.delivered.frames << " frames, " << c.delivered.bytes
+      << " bytes over the measured rounds (" << per_round(c.delivered.frames, rounds)
+      << " frames per round), hash " << c.delivered.hash << '\n';
+}
+
+}  // namespace moq::harness

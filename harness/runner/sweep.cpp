@@ -1,0 +1,62 @@
+#include "harness/runner/sweep.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace moq::harness {
+
+namespace {
+
+std::string seconds_text(std::chrono::steady_clock::duration d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", std::chrono::duration<double>(d).count());
+  return buf;
+}
+
+}  // namespace
+
+Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptions& options,
+                              counters::InstructionCounter* counter, results::ResultsWriter* writer,
+                              const SweepProgress& progress) {
+  SweepResult out;
+  out.cases.reserve(cases.size());
+  const auto start = std::chrono::steady_clock::now();
+  const std::string n = std::to_string(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (progress.out) {
+      std::string line = "[" + std::to_string(i + 1) + "/" + n + "] " + cases[i].id() +
+                         "  (elapsed " + seconds_text(std::chrono::steady_clock::now() - start) +
+                         ")";
+      if (progress.overwrite) {
+        *progress.out << "\r\033[K" << line << std::flush;
+      } else {
+        *progress.out << line << '\n' << std::flush;
+      }
+    }
+    results::CaseResult result = run_case(cases[i], options, counter);
+    if (result.flags.failed) {
+      ++out.failed;
+      if (progress.out) {
+        if (progress.overwrite) *progress.out << '\n';
+        *progress.out << "FAILED " << result.id << ": " << result.flags.reason.value_or("") << '\n'
+                      << std::flush;
+      }
+    }
+    if (writer) {
+      if (Status st = writer->add(result); !st)
+        return Error{0, "writing " + writer->path() + ": " + st.error().message};
+    }
+    out.cases.push_back(std::move(result));
+  }
+  if (progress.out) {
+    std::string line = "done: " + std::to_string(cases.size()) + " cases, " +
+                       std::to_string(out.failed) + " failed, in " +
+                       seconds_text(std::chrono::steady_clock::now() - start);
+    if (progress.overwrite) *progress.out << "\r\033[K";
+    *progress.out << line << '\n' << std::flush;
+  }
+  return out;
+}
+
+}  // namespace moq::harness

@@ -1,0 +1,34 @@
+// Runs a list of cases one after the other: a progress line on stderr before each (case i of n,
+// its id, the elapsed time), each finished case appended to the results file at once
+// (ResultsWriter), all of them returned for the table.
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "harness/counters/instruction_counter.h"
+#include "harness/results/results.h"
+#include "harness/results/results_file.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/scenario.h"
+#include "model/base/result.h"
+
+namespace moq::harness {
+
+struct SweepProgress {
+  std::ostream* out = nullptr;  // where progress lines go (stderr); null: silent
+  bool overwrite = false;       // a terminal: redraw one line ("\r") instead of one line per case
+};
+
+struct SweepResult {
+  std::vector<results::CaseResult> cases;  // in run order
+  size_t failed = 0;
+};
+
+// Runs every case. `writer` (may be null) receives each case as it finishes; a case it refuses,
+// or a write that fails, stops the sweep with that Error (the file keeps every case before it).
+Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptions& options,
+                              counters::InstructionCounter* counter, results::ResultsWriter* writer,
+                              const SweepProgress& progress);
+
+}  // namespace moq::harness

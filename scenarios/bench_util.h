@@ -1,0 +1,25 @@
+// Small pieces the scenarios share.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/async/executor.h"
+#include "model/base/result.h"
+
+namespace moq::scenarios {
+
+// Polls a round's work may take before it counts as a livelock.
+inline constexpr uint64_t kRoundStepBudget = 10'000'000;
+
+// Runs the executor until nothing is runnable; an exhausted step budget is an Error naming the
+// tasks still runnable.
+inline Status settle(Executor& executor, const char* what) {
+  RunReport r = executor.run_until_idle(kRoundStepBudget);
+  if (r.budget_exhausted)
+    return Error{0, std::string(what) + ": step budget of " + std::to_string(kRoundStepBudget) +
+                        " polls exhausted; runnable: " + r.detail};
+  return {};
+}
+
+}  // namespace moq::scenarios

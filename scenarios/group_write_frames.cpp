@@ -1,0 +1,161 @@
+// group_write_frames: the data model alone (model/data), no session, no transport.
+//
+// Each round a track producer appends one group of `frames` frames of `frame_size` bytes and
+// finishes it; a reader task with a live TrackConsumer reads every frame of every group. The
+// executor runs after every `batch` frames written, so batch=1 wakes the reader once per frame
+// and batch>=frames once per group. The track keeps one cached group, so the previous group's
+// storage goes back to the track's pool and a warm round reuses it.
+#include <memory>
+#include <string>
+
+#include "harness/runner/payloads.h"
+#include "harness/runner/stack_probe.h"
+#include "model/data/data.h"
+#include "scenarios/all.h"
+#include "scenarios/bench_util.h"
+#include "sim/clock.h"
+
+namespace moq::scenarios {
+
+namespace {
+
+// Reads every frame of every group of a track, in order, into a delivery log.
+class TrackReader final : public Task {
+ public:
+  TrackReader(Executor& executor, TrackConsumer track, harness::DeliveryLog& log)
+      : Task(executor, "group_write_frames reader"),
+        track_(std::move(track)),
+        log_(&log),
+        waiter_(*this) {}
+
+  Poll poll() override {
+    for (;;) {
+      if (!group_) {
+        switch (track_.next(group_)) {
+          case Next::Ready:
+            break;
+          case Next::Pending:
+            waiter_.wait(track_.groups());
+            return Poll::Pending;
+          case Next::End:
+          case Next::Aborted:
+            failure_ = "the track ended: " + track_.error().message;
+            return Poll::Done;
+        }
+      }
+      FrameView frame;
+      switch (group_.next(frame)) {
+        case Next::Ready:
+          log_->record(frame.chunks);
+          continue;
+        case Next::Pending:
+          waiter_.wait(group_.readable());
+          return Poll::Pending;
+        case Next::End:
+          group_ = GroupConsumer();
+          continue;
+        case Next::Aborted:
+          failure_ = "group aborted: " + group_.error().message;
+          return Poll::Done;
+      }
+    }
+  }
+
+  const std::string& failure() const { return failure_; }
+
+ private:
+  TrackConsumer track_;
+  GroupConsumer group_;
+  harness::DeliveryLog* log_;
+  Waiter waiter_;
+  std::string failure_;
+};
+
+class GroupWriteFrames final : public harness::Case {
+ public:
+  GroupWriteFrames(uint64_t frames, uint64_t batch, uint64_t frame_size)
+      : frames_(frames), batch_(batch), frame_size_(frame_size) {}
+
+  Status setup() override {
+    // Three rounds' worth of distinct payloads: consecutive rounds deliver different bytes.
+    payloads_ = harness::PayloadSource(frame_size_, kDistinctRounds * frames_);
+    TrackInfo info;
+    info.cache.max_groups = 1;
+    track_ = TrackProducer::create("video", clock_, info);
+    log_.reserve(frames_, frames_);
+    reader_ = &scope_.spawn<TrackReader>(executor_, track_.consume(), log_);
+    probe_.set_executor(&executor_);
+    return settle(executor_, "setup");
+  }
+
+  void prepare_round(uint64_t /*round*/) override { log_.clear(); }
+
+  Status run_round(uint64_t round) override {
+    Result<GroupProducer> group = track_.append_group();
+    if (!group) return group.error();
+    const uint64_t base = (round % kDistinctRounds) * frames_;
+    for (uint64_t k = 0; k < frames_; ++k) {
+      if (Status st = group->write_frame(round * frames_ + k, payloads_.payload(base + k)); !st)
+        return st;
+      if ((k + 1) % batch_ == 0) {
+        if (Status st = settle(executor_, "writing"); !st) return st;
+      }
+    }
+    if (Status st = group->finish(); !st) return st;
+    if (Status st = settle(executor_, "finishing the group"); !st) return st;
+    if (!reader_->failure().empty()) return Error{0, "reader: " + reader_->failure()};
+    return {};
+  }
+
+  harness::RoundCheck check_round(uint64_t round) override {
+    harness::DeliveryHasher expected;
+    const uint64_t base = (round % kDistinctRounds) * frames_;
+    for (uint64_t k = 0; k < frames_; ++k)
+      expected.add_frame(payloads_.payload(base + k));
+    return {log_.delivery(), expected.result()};
+  }
+
+  harness::StackCounts stack_counts() const override { return probe_.read(); }
+
+ private:
+  static constexpr uint64_t kDistinctRounds = 3;
+  const uint64_t frames_, batch_, frame_size_;
+  sim::VirtualClock clock_;
+  Executor executor_{clock_};
+  harness::PayloadSource payloads_;
+  TrackProducer track_;
+  harness::DeliveryLog log_;
+  harness::StackProbe probe_;
+  Scope scope_{"group_write_frames"};  // after everything its task refers to: destroyed first
+  TrackReader* reader_ = nullptr;
+};
+
+}  // namespace
+
+Status register_group_write_frames(harness::ScenarioRegistry& registry) {
+  harness::ScenarioDef def;
+  def.name = "group_write_frames";
+  def.summary =
+      "the data model alone: each round a track producer writes one group of `frames` frames and "
+      "a reader task reads them, woken after every `batch` frames written";
+  def.axes = {
+      harness::AxisSpec::integer("frames", "frames per group", 256, 1, 1 << 16, {4, 256}),
+      harness::AxisSpec::integer("batch", "frames written between executor runs", 1, 1, 1 << 16,
+                                 {1, 16}),
+      harness::AxisSpec::integer("frame_size", "payload bytes per frame", 64, 0, 1 << 20),
+  };
+  def.axes.back().id_when_default = false;
+  def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
+    auto frames = static_cast<uint64_t>(spec.integer("frames"));
+    auto batch = static_cast<uint64_t>(spec.integer("batch"));
+    auto size = static_cast<uint64_t>(spec.integer("frame_size"));
+    if (frames * size > kMaxGroupBytes)
+      return Error{0, "frames x frame_size = " + std::to_string(frames * size) +
+                          " bytes exceeds the largest group (" + std::to_string(kMaxGroupBytes) +
+                          " bytes)"};
+    return std::unique_ptr<harness::Case>(new GroupWriteFrames(frames, batch, size));
+  };
+  return registry.add(std::move(def));
+}
+
+}  // namespace moq::scenarios

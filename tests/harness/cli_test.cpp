@@ -1,0 +1,192 @@
+// The moqbench command line driven in-process (run_cli) over the test registry plus the real
+// scenarios: --help everywhere, bad input exits 2 naming the bad value, a sweep's JSON validates,
+// a failed delivery check is recorded and makes the exit status non-zero.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/cli/cli.h"
+#include "harness/results/results_file.h"
+#include "scenarios/all.h"
+#include "tests/harness/fake_scenarios.h"
+
+namespace moq::cli {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    registry_ = harness::testing::make_test_registry();
+    ASSERT_TRUE(scenarios::register_group_write_frames(registry_));
+    ASSERT_TRUE(scenarios::register_empty_round(registry_));
+    dir_ = std::filesystem::temp_directory_path() /
+           ("moq-cli-test-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  CliRun cli(std::vector<std::string> args) {
+    args.insert(args.begin(), "moqbench");
+    std::vector<char*> argv;
+    for (std::string& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::ostringstream out, err;
+    CliIo io{out, err, false};
+    CliRun r;
+    r.status = run_cli(static_cast<int>(args.size()), argv.data(), registry_, io);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+  }
+
+  std::string path(const char* name) const { return (dir_ / name).string(); }
+
+  harness::ScenarioRegistry registry_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(CliTest, HelpOnEverySubcommand) {
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"list", "--help"}, {"run", "--help"}, {"sweep", "--help"}}) {
+    CliRun r = cli(args);
+    EXPECT_EQ(r.status, 0) << args.front();
+    EXPECT_THAT(r.out, HasSubstr("Usage")) << args.front();
+  }
+  EXPECT_THAT(cli({"sweep", "--help"}).out, HasSubstr("--publishers"));
+  EXPECT_THAT(cli({"run", "--help"}).out, HasSubstr("--set"));
+}
+
+TEST_F(CliTest, ListShowsScenariosAxesAndDefaults) {
+  CliRun r = cli({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("versions: implemented moq-lite-06, moq-lite-07-wip"));
+  EXPECT_THAT(r.out, HasSubstr("group_write_frames"));
+  EXPECT_THAT(r.out, HasSubstr("integer, default 256, allowed 1..65536, sweep 4,256"));
+  EXPECT_THAT(r.out, HasSubstr("empty_round"));
+  EXPECT_THAT(r.out, HasSubstr("in the case id only when not 64"));
+  EXPECT_EQ(cli({"list", "versioned"}).status, 0);
+}
+
+TEST_F(CliTest, BadInputExitsTwoNamingTheValue) {
+  struct Bad {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  std::vector<Bad> bads = {
+      {{"run", "nosuch"}, "unknown scenario 'nosuch'"},
+      {{"list", "nosuch"}, "unknown scenario 'nosuch'"},
+      {{"sweep", "--scenario", "plain,nosuch"}, "unknown scenario 'nosuch'"},
+      {{"run", "plain", "--set", "burst=2"}, "has no axis 'burst'"},
+      {{"run", "plain", "--set", "count"}, "--set 'count': expected axis=value"},
+      {{"run", "model/versioned/moq-lite-99"}, "unknown version 'moq-lite-99'"},
+      {{"sweep", "--versions", "moq-lite-06,moq-lite-99"}, "unknown version 'moq-lite-99'"},
+      {{"sweep", "--versions", "moq-transport-18"}, "'moq-transport-18' is not implemented yet"},
+      {{"sweep", "--publishers", "1,,4"}, "--publishers: malformed list '1,,4'"},
+      {{"sweep", "--viewers", "1,x"}, "--viewers: axis 'viewers': 'x' is not an integer"},
+      {{"sweep", "--burst", "2"}, "--burst: no selected scenario has the axis 'burst'"},
+      {{"sweep", "--scenario", "plain", "--set", "count=0"}, "'0' is outside 1..10"},
+      {{"sweep", "--bench", "lab"}, "--bench: unknown bench 'lab'"},
+      {{"sweep", "--counter", "cycles"}, "unknown counter 'cycles'"},
+      {{"sweep", "--scenario", "plain", "--counter", "none", "--out", path("missing-dir/x.json")},
+       "missing-dir/x.json"},
+      {{"sweep", "--rounds", "0"}, "--rounds"},
+      {{"sweep", "--no-such-option"}, "--no-such-option"},
+      {{"frobnicate"}, "frobnicate"},
+  };
+  for (const Bad& b : bads) {
+    CliRun r = cli(b.args);
+    std::string what = ::testing::PrintToString(b.args);
+    EXPECT_EQ(r.status, kExitBadInput) << what << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(b.names)) << what;
+  }
+}
+
+TEST_F(CliTest, SweepWritesValidJsonAndATable) {
+  const std::string out = path("sweep.json");
+  CliRun r = cli({"sweep", "--scenario", "group_write_frames", "--frames", "4,16", "--rounds", "3",
+                  "--warmup", "1", "--counter", "none", "--out", out});
+  ASSERT_EQ(r.status, kExitOk) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[1/4] model/group_write_frames/none/frames=4/batch=1"));
+  EXPECT_THAT(r.err, HasSubstr("[4/4] model/group_write_frames/none/frames=16/batch=16"));
+  EXPECT_THAT(r.err, HasSubstr("elapsed"));
+  EXPECT_THAT(r.out, HasSubstr("model/group_write_frames/none/frames=16/batch=1"));
+  EXPECT_THAT(r.out, HasSubstr("allocs"));
+
+  Result<results::ResultsFile> file = results::read_results_file(out);  // validates
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(file->meta.counter_backend, results::CounterBackend::kNone);
+  EXPECT_FALSE(file->meta.counter_event);
+  EXPECT_EQ(file->meta.command_line.front(), "moqbench");
+  ASSERT_EQ(file->cases.size(), 4u);
+  for (const results::CaseResult& c : file->cases) {
+    EXPECT_FALSE(c.flags.failed) << c.id << ": " << c.flags.reason.value_or("");
+    EXPECT_EQ(c.rounds.measured, 3u);
+    EXPECT_EQ(c.delivered.frames,
+              3u * static_cast<uint64_t>(std::get<int64_t>(c.find_param("frames")->value)));
+    EXPECT_EQ(c.delivered.bytes, 64u * c.delivered.frames);
+    EXPECT_FALSE(c.metrics.instructions);
+    EXPECT_EQ(c.metrics.tasks_run->samples.size(), 3u);
+  }
+}
+
+TEST_F(CliTest, RunPrintsASummary) {
+  CliRun r = cli({"run", "group_write_frames", "--set", "frames=8", "--set", "batch=4", "--rounds",
+                  "2", "--warmup", "1", "--counter", "none"});
+  ASSERT_EQ(r.status, kExitOk) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("case      model/group_write_frames/none/frames=8/batch=4"));
+  EXPECT_THAT(r.out, HasSubstr("allocations"));
+  EXPECT_THAT(r.out, HasSubstr("delivered 16 frames, 1024 bytes"));
+  CliRun by_id = cli({"run", "model/group_write_frames/none/frames=8/batch=4", "--rounds", "2",
+                      "--warmup", "1", "--counter", "none"});
+  ASSERT_EQ(by_id.status, kExitOk) << by_id.err;
+  EXPECT_THAT(by_id.out, HasSubstr("case      model/group_write_frames/none/frames=8/batch=4"));
+}
+
+TEST_F(CliTest, FailedDeliveryIsRecordedAndTheSweepGoesOn) {
+  const std::string out = path("failed.json");
+  CliRun r = cli({"sweep", "--scenario", "broken,plain", "--set", "count=1", "--rounds", "2",
+                  "--warmup", "1", "--counter", "none", "--out", out});
+  EXPECT_EQ(r.status, kExitFailed) << r.err;
+  EXPECT_THAT(r.err,
+              HasSubstr("FAILED model/broken/none: measured round 1: delivery check failed"));
+  EXPECT_THAT(r.out, HasSubstr("FAILED"));
+  Result<results::ResultsFile> file = results::read_results_file(out);
+  ASSERT_TRUE(file) << file.error().message;
+  ASSERT_EQ(file->cases.size(), 2u);
+  EXPECT_TRUE(file->cases[0].flags.failed);
+  EXPECT_THAT(file->cases[0].flags.reason.value_or(""), HasSubstr("delivery check failed"));
+  EXPECT_FALSE(file->cases[1].flags.failed);
+  EXPECT_EQ(file->cases[1].id, "model/plain/none/count=1");
+}
+
+TEST_F(CliTest, SweepListPrintsTheDefaultSweep) {
+  CliRun r = cli({"sweep", "--list"});
+  ASSERT_EQ(r.status, kExitOk) << r.err;
+  EXPECT_EQ(r.out,
+            "model/versioned/moq-lite-06/publishers=1/viewers=1/mode=fast\n"
+            "model/versioned/moq-lite-06/publishers=1/viewers=16/mode=fast\n"
+            "model/versioned/moq-lite-06/publishers=4/viewers=1/mode=fast\n"
+            "model/versioned/moq-lite-06/publishers=4/viewers=16/mode=fast\n"
+            "model/versioned/moq-lite-07-wip/publishers=1/viewers=1/mode=fast\n"
+            "model/versioned/moq-lite-07-wip/publishers=1/viewers=16/mode=fast\n"
+            "model/versioned/moq-lite-07-wip/publishers=4/viewers=1/mode=fast\n"
+            "model/versioned/moq-lite-07-wip/publishers=4/viewers=16/mode=fast\n");
+}
+
+}  // namespace
+}  // namespace moq::cli

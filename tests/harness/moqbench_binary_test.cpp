@@ -1,0 +1,118 @@
+// The real moqbench binary as a user runs it: exit statuses, the JSON it writes, and, under
+// callgrind (the uninstrumented build, since valgrind cannot run sanitized binaries), exact counts
+// that repeat run after run and a harness overhead within budget.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "harness/results/results_file.h"
+#include "tests/harness/subprocess.h"
+
+#ifndef MOQBENCH
+#error "MOQBENCH must name the moqbench binary of this build"
+#endif
+#ifndef MOQBENCH_UNINSTRUMENTED
+#error "MOQBENCH_UNINSTRUMENTED must name the uninstrumented moqbench binary"
+#endif
+
+namespace moq::harness {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ProcessResult;
+using testing::run_process;
+
+// The harness's own cost per measured round, measured with the empty_round scenario.
+constexpr uint64_t kHarnessOverheadBudget = 2000;
+
+class MoqbenchBinaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("moq-moqbench-test-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::vector<std::string> env() const { return {"TMPDIR=" + dir_.string()}; }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(MoqbenchBinaryTest, BadInputExitsTwo) {
+  ProcessResult r = run_process({MOQBENCH, "sweep", "--scenario", "nosuch"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("unknown scenario 'nosuch'"));
+  r = run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4;8"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("'4;8' is not an integer"));
+  r = run_process({MOQBENCH, "sweep", "--scenario", "empty_round", "--counter", "none", "--out",
+                   "/proc/moqbench-cannot-write-here.json"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("/proc/moqbench-cannot-write-here.json"));
+}
+
+TEST_F(MoqbenchBinaryTest, SweepWritesValidJson) {
+  ProcessResult r =
+      run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4",
+                   "--rounds", "2", "--warmup", "1", "--counter", "none", "--out", path("a.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  Result<results::ResultsFile> file = results::read_results_file(path("a.json"));
+  ASSERT_TRUE(file) << file.error().message;
+  ASSERT_EQ(file->cases.size(), 2u);
+  EXPECT_EQ(file->cases[0].id, "model/group_write_frames/none/frames=4/batch=1");
+  EXPECT_EQ(file->cases[0].delivered.frames, 8u);
+}
+
+// Runs the small sweep under callgrind and returns its results.
+results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<std::string>& env) {
+  ProcessResult r = run_process(
+      {MOQBENCH_UNINSTRUMENTED, "sweep", "--scenario", "group_write_frames,empty_round", "--frames",
+       "4,64", "--rounds", "3", "--warmup", "1", "--counter", "callgrind", "--out", out},
+      env);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
+  Result<results::ResultsFile> file = results::read_results_file(out);
+  EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
+  return file ? *file : results::ResultsFile{};
+}
+
+TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
+  results::ResultsFile one = callgrind_sweep(path("one.json"), env());
+  results::ResultsFile two = callgrind_sweep(path("two.json"), env());
+  EXPECT_EQ(one.meta.counter_backend, results::CounterBackend::kCallgrind);
+  EXPECT_EQ(one.meta.counter_event, "Ir");
+  ASSERT_EQ(one.cases.size(), 5u);
+  ASSERT_EQ(two.cases.size(), one.cases.size());
+  for (size_t i = 0; i < one.cases.size(); ++i) {
+    const results::CaseResult& a = one.cases[i];
+    const results::CaseResult& b = two.cases[i];
+    ASSERT_EQ(a.id, b.id);
+    EXPECT_FALSE(a.flags.failed) << a.id << ": " << a.flags.reason.value_or("");
+    ASSERT_TRUE(a.metrics.instructions) << a.id;
+    ASSERT_TRUE(b.metrics.instructions) << b.id;
+    EXPECT_EQ(a.metrics.instructions->samples, b.metrics.instructions->samples) << a.id;
+    EXPECT_EQ(a.metrics.allocations->samples, b.metrics.allocations->samples) << a.id;
+    EXPECT_EQ(a.metrics.allocation_bytes->samples, b.metrics.allocation_bytes->samples) << a.id;
+    EXPECT_EQ(a.metrics.tasks_run->samples, b.metrics.tasks_run->samples) << a.id;
+    EXPECT_EQ(a.delivered, b.delivered) << a.id;
+    EXPECT_GT(a.metrics.instructions->min, 0u) << a.id;
+  }
+  // More frames cost more instructions: the count measures the round, not a constant.
+  const results::CaseResult* small =
+      one.find_case("model/group_write_frames/none/frames=4/batch=1");
+  const results::CaseResult* large =
+      one.find_case("model/group_write_frames/none/frames=64/batch=1");
+  ASSERT_TRUE(small && large);
+  EXPECT_GT(large->metrics.instructions->median, small->metrics.instructions->median);
+  const results::CaseResult* empty = one.find_case("model/empty_round/none");
+  ASSERT_TRUE(empty);
+  EXPECT_LE(empty->metrics.instructions->max, kHarnessOverheadBudget);
+  EXPECT_EQ(empty->metrics.allocations->max, 0u);
+}
+
+}  // namespace
+}  // namespace moq::harness

@@ -1,0 +1,135 @@
+// The round runner over fake cases: call order, per-round samples of every metric, delivery
+// totals, and failures recorded (not thrown) with a reason naming the round and what differed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness/counters/alloc_counter.h"
+#include "harness/results/json_io.h"
+#include "harness/results/validate.h"
+#include "harness/runner/runner.h"
+#include "tests/harness/fake_scenarios.h"
+
+namespace moq::harness {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  results::CaseResult run(const testing::FakeBehaviour& b, RunOptions options = {2, 4}) {
+    def_.name = "fake";
+    def_.make = [b](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
+      return testing::make_fake_case(b);
+    };
+    CaseSpec spec(def_, "model", "none", {});
+    results::CaseResult c = run_case(spec, options, nullptr);
+    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kNone);
+    EXPECT_TRUE(valid) << valid.error().message;
+    return c;
+  }
+  ScenarioDef def_;
+};
+
+TEST_F(RunnerTest, CallsTheCaseInOrder) {
+  testing::CallLog log;
+  testing::FakeBehaviour b;
+  b.log = &log;
+  results::CaseResult c = run(b, {1, 2});
+  EXPECT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_THAT(log.calls, ElementsAre("setup", "prepare 0", "run 0", "check 0", "prepare 1", "run 1",
+                                     "check 1", "prepare 2", "run 2", "check 2", "teardown"));
+}
+
+TEST_F(RunnerTest, RecordsOneSamplePerMeasuredRound) {
+  testing::FakeBehaviour b;
+  b.allocs_per_round = 3;
+  results::CaseResult c = run(b, {2, 4});
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_EQ(c.id, "model/fake/none");
+  EXPECT_EQ(c.rounds.warmup, 2u);
+  EXPECT_EQ(c.rounds.measured, 4u);
+  EXPECT_FALSE(c.metrics.instructions);  // no counter
+  ASSERT_TRUE(c.metrics.allocations);
+  if (counters::alloc_counting_active()) {
+    EXPECT_THAT(c.metrics.allocations->samples, ElementsAre(3, 3, 3, 3));
+    EXPECT_EQ(c.metrics.allocation_bytes->median, 3u * 24u);
+  }
+  EXPECT_THAT(c.metrics.streams_opened->samples, ElementsAre(3, 3, 3, 3));
+  // The fake writes 100 + round bytes; measured rounds are 2..5.
+  EXPECT_THAT(c.metrics.wire_bytes->samples, ElementsAre(102, 103, 104, 105));
+  EXPECT_EQ(c.metrics.wire_bytes->median, 103u);  // the lower middle
+  EXPECT_EQ(c.metrics.wire_bytes->mean, 103.5);
+  EXPECT_THAT(c.metrics.tasks_run->samples, ElementsAre(7, 7, 7, 7));
+  EXPECT_EQ(c.metrics.wall_ns->samples.size(), 4u);
+  EXPECT_EQ(c.delivered.frames, 8u);  // 2 per measured round
+  EXPECT_EQ(c.delivered.bytes, 64u);
+  EXPECT_EQ(c.delivered.hash.size(), 16u);
+}
+
+TEST_F(RunnerTest, SameWorkGivesTheSameHashDifferentWorkAnother) {
+  testing::FakeBehaviour b;
+  results::CaseResult one = run(b);
+  results::CaseResult two = run(b);
+  EXPECT_EQ(one.delivered, two.delivered);
+  results::CaseResult longer = run(b, {2, 5});
+  EXPECT_NE(one.delivered.hash, longer.delivered.hash);
+}
+
+TEST_F(RunnerTest, MissingFrameFailsTheCaseNamingBoth) {
+  testing::FakeBehaviour b;
+  b.bad_delivery_round = 3;  // the second measured round
+  results::CaseResult c = run(b, {2, 4});
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("measured round 2: delivery check failed: delivered 1 "
+                                         "frames, 8 bytes"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("expected 2 frames, 16 bytes"));
+  // The round that completed before the failure is kept.
+  ASSERT_TRUE(c.metrics.allocations);
+  EXPECT_EQ(c.metrics.allocations->samples.size(), 1u);
+}
+
+TEST_F(RunnerTest, WrongBytesFailTheCase) {
+  testing::FakeBehaviour b;
+  b.bad_hash_round = 0;  // a warm-up round
+  results::CaseResult c = run(b, {2, 4});
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("warm-up round 1: delivery check failed"));
+  EXPECT_FALSE(c.metrics.allocations);  // no measured round completed
+  EXPECT_FALSE(c.metrics.wall_ns);
+}
+
+TEST_F(RunnerTest, SetupRoundErrorAndExceptionAreRecorded) {
+  testing::FakeBehaviour setup;
+  setup.fail_setup = true;
+  results::CaseResult c = run(setup);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("setup: fake setup failure"));
+
+  testing::FakeBehaviour error;
+  error.error_round = 4;
+  c = run(error, {2, 4});
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("measured round 3: fake round error"));
+  EXPECT_EQ(c.metrics.tasks_run->samples.size(), 2u);
+
+  testing::FakeBehaviour thrown;
+  thrown.throw_round = 1;
+  c = run(thrown);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("exception: fake throw"));
+}
+
+TEST_F(RunnerTest, FactoryErrorIsRecorded) {
+  def_.name = "fake";
+  def_.make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
+    return Error{0, "no such topology"};
+  };
+  CaseSpec spec(def_, "model", "none", {});
+  results::CaseResult c = run_case(spec, {}, nullptr);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("building the case: no such topology"));
+}
+
+}  // namespace
+}  // namespace moq::harness

@@ -1,5 +1,6 @@
 #include "model/session/session.h"
 
+#include "model/session/ietf/ietf_session.h"
 #include "model/session/lite/lite_session.h"
 
 namespace moq::session {
@@ -8,9 +9,9 @@ namespace {
 // VERSION_NEGOTIATION_FAILED: the same session code in both families.
 constexpr uint64_t kVersionNegotiationFailed = 0x15;
 
-// The versions with an engine linked in. The moq-transport engine adds its versions here (and
-// its dispatch below) when it lands.
-constexpr Version kImplemented[] = {Version::Lite06, Version::Lite07Wip};
+// The versions with an engine linked in.
+constexpr Version kImplemented[] = {Version::Lite06, Version::Lite07Wip, Version::Transport18,
+                                    Version::Transport22};
 }  // namespace
 
 std::optional<Version> parse_version(std::string_view name) {
@@ -77,6 +78,8 @@ Result<std::unique_ptr<Session>> create_session(Connection& conn, Version versio
                                                 std::string(version_name(version)) + ")"};
   }
   if (is_lite(version)) return lite::create_lite_session(conn, version, std::move(config));
+  if (version == Version::Transport18 || version == Version::Transport22)
+    return create_ietf_session(conn, version, std::move(config));
   return Error{kVersionNegotiationFailed,
                "create_session: no engine for " + std::string(version_name(version))};
 }

@@ -47,9 +47,10 @@ class FetchRound {
     return n == Next::End && got == frames;
   }
 
-  // Allocations of `rounds` measured rounds of `frames` frames each, after a warm-up.
+  // Allocations of `rounds` measured rounds of `frames` frames each, after a warm-up long enough
+  // to fill the publisher track's cache (16 groups) so that its groups recycle.
   uint64_t allocs_per_round(size_t frames, int rounds) {
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < 20; ++i)
       EXPECT_TRUE(run(256));
     for (int i = 0; i < 4; ++i)
       EXPECT_TRUE(run(frames));

@@ -14,9 +14,15 @@
 
 namespace moq::session::lite {
 
+// FRAME header (Timestamp Delta + Message Length) as wire::lite::encode_frame_header writes it,
+// with an inline path for the usual small values. Returns the bytes written (0: out of range).
+size_t encode_frame_header_fast(int64_t timestamp_delta, uint64_t payload_size,
+                                wire::lite::LiteVersion v, uint8_t* out);
+
 // Appends FRAMEs to a gather list: per frame, its header bytes (encoded into the arena, a few
 // bytes of a shared pooled block) and its payload Bytes by reference. Timestamps are deltas from
-// the previous frame on the stream, from 0 for the first (spec 5.1).
+// the previous frame on the stream, from 0 for the first (spec 5.1). The headers of up to 64
+// frames share one arena reservation (one slice each).
 class FrameEncoder {
  public:
   void reset() { last_ts_ = 0; }

@@ -47,6 +47,45 @@ class FetchRound {
     return n == Next::End && got == frames;
   }
 
+  // A subscription round: the publisher writes one group, the subscribed viewer reads it.
+  bool run_subscribed(size_t frames) {
+    if (!track_) {
+      Result<TrackConsumer> t = w_.viewer->subscribe(Path("bench/pub0"), "video");
+      if (!t) return false;
+      track_ = std::move(*t);
+      w_.settle();
+    }
+    Result<GroupProducer> made = pub_.track.append_group();
+    if (!made) return false;
+    for (size_t f = 0; f < frames; ++f) {
+      if (!made->write_frame(f, payload_)) return false;
+    }
+    if (!made->finish()) return false;
+    if (w_.executor.run_until_idle(1'000'000).budget_exhausted) return false;
+    GroupConsumer group;
+    if (track_.next(group) != Next::Ready) return false;
+    size_t got = 0;
+    FrameView frame;
+    Next n;
+    while ((n = group.next(frame)) == Next::Ready)
+      ++got;
+    return n == Next::End && got == frames;
+  }
+
+  uint64_t subscribed_allocs_per_round(size_t frames, int rounds) {
+    for (int i = 0; i < 20; ++i)
+      EXPECT_TRUE(run_subscribed(256));
+    for (int i = 0; i < 4; ++i)
+      EXPECT_TRUE(run_subscribed(frames));
+    bool ok = true;
+    counters::AllocScope scope;
+    for (int i = 0; i < rounds; ++i)
+      ok &= run_subscribed(frames);
+    const uint64_t allocs = scope.delta().allocs;
+    EXPECT_TRUE(ok);
+    return (allocs + rounds - 1) / rounds;
+  }
+
   // Allocations of `rounds` measured rounds of `frames` frames each, after a warm-up long enough
   // to fill the publisher track's cache (16 groups) so that its groups recycle.
   uint64_t allocs_per_round(size_t frames, int rounds) {
@@ -66,6 +105,7 @@ class FetchRound {
  private:
   SessionPair w_;
   SessionPair::Published pub_;
+  TrackConsumer track_;
   Bytes payload_;
 };
 
@@ -80,6 +120,20 @@ TEST_P(FetchAllocations, SteadyStateRoundStaysWithinBudgetAndDoesNotGrowWithFram
               std::string(session::version_name(GetParam())).c_str(),
               static_cast<unsigned long long>(small), static_cast<unsigned long long>(large),
               counters::alloc_coverage_name(counters::alloc_counting_coverage()));
+  EXPECT_LE(small, 32u);
+  EXPECT_LE(large, 32u);
+  EXPECT_LE(large > small ? large - small : small - large, 4u);
+}
+
+// The same budget for a live subscription's round (one group stream per round).
+TEST_P(FetchAllocations, SubscribedRoundAllocatesNothingPerFrame) {
+  if (!counters::alloc_counting_active()) GTEST_SKIP() << "allocation counting is not active";
+  FetchRound bench(GetParam());
+  const uint64_t small = bench.subscribed_allocs_per_round(4, 16);
+  const uint64_t large = bench.subscribed_allocs_per_round(256, 16);
+  std::printf("%s: allocations per subscribed round: 4 frames %llu, 256 frames %llu\n",
+              std::string(session::version_name(GetParam())).c_str(),
+              static_cast<unsigned long long>(small), static_cast<unsigned long long>(large));
   EXPECT_LE(small, 32u);
   EXPECT_LE(large, 32u);
   EXPECT_LE(large > small ? large - small : small - large, 4u);

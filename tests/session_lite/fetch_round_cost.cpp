@@ -1,13 +1,14 @@
 // The fetch round's cost, for callgrind: one publisher session and one viewer session over
 // sim/memory, 64-byte frames; a round = the publisher writes one group of F frames and the viewer
-// FETCHes it and reads every frame. After a warm-up it runs N rounds with callgrind collection on
-// (off everywhere else), dumps one profile labelled "fetch <version> frames=<F> rounds=<N>", and
+// FETCHes it and reads every frame (mode "fetch", the default), or receives it through a live
+// subscription (mode "subscribe"). After a warm-up it runs N rounds with callgrind collection on
+// (off everywhere else), dumps one profile labelled "<mode> <version> frames=<F> rounds=<N>", and
 // prints the allocations per round (harness/counters).
 //
 //   valgrind --tool=callgrind --collect-atstart=no -q --callgrind-out-file=cg.out
-//       build/<dir>/tests/session_lite/session_lite_fetch_cost moq-lite-06 256 100
+//       build/<dir>/tests/session_lite/session_lite_fetch_cost moq-lite-06 256 100 [subscribe]
 //
-// Output: "fetch <version> frames=<F> rounds=<N> allocs_per_round=<a>" (a: "n/a" when the
+// Output: "<mode> <version> frames=<F> rounds=<N> allocs_per_round=<a>" (a: "n/a" when the
 // counting layer is not active). Exit status 1 when a round did not deliver the group intact.
 #include <valgrind/callgrind.h>
 
@@ -43,7 +44,37 @@ struct World {
     executor.run_until_idle();
   }
 
-  bool round(size_t frames) {
+  bool round(size_t frames) { return subscribed ? subscribed_round(frames) : fetch_round(frames); }
+
+  bool subscribed_round(size_t frames) {
+    if (!subscription) {
+      Result<TrackConsumer> t = viewer->subscribe(Path("bench/pub0"), "video");
+      if (!t) return false;
+      subscription = std::move(*t);
+      executor.run_until_idle();
+    }
+    Result<GroupProducer> made = track.append_group();
+    if (!made) return false;
+    const uint64_t seq = made->sequence();
+    for (size_t f = 0; f < frames; ++f) {
+      if (!made->write_frame(seq * 1000 + f, payload)) return false;
+    }
+    if (!made->finish()) return false;
+    if (executor.run_until_idle(10'000'000).budget_exhausted) return false;
+    GroupConsumer group;
+    if (subscription.next(group) != Next::Ready || group.sequence() != seq) return false;
+    size_t got = 0;
+    uint64_t sum = 0;
+    FrameView frame;
+    Next n;
+    while ((n = group.next(frame)) == Next::Ready) {
+      sum += frame.size;
+      ++got;
+    }
+    return n == Next::End && got == frames && sum == frames * payload.size();
+  }
+
+  bool fetch_round(size_t frames) {
     Result<GroupProducer> made = track.append_group();
     if (!made) return false;
     const uint64_t seq = made->sequence();
@@ -74,6 +105,8 @@ struct World {
   BroadcastProducer broadcast;
   TrackProducer track;
   Bytes payload;
+  bool subscribed = false;
+  TrackConsumer subscription;
 };
 
 }  // namespace
@@ -81,8 +114,13 @@ struct World {
 
 int main(int argc, char** argv) {
   using namespace moq;
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <version> <frames> <rounds>\n", argv[0]);
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: %s <version> <frames> <rounds> [fetch|subscribe]\n", argv[0]);
+    return 2;
+  }
+  const std::string mode = argc == 5 ? argv[4] : "fetch";
+  if (mode != "fetch" && mode != "subscribe") {
+    std::fprintf(stderr, "unknown mode '%s': fetch or subscribe\n", mode.c_str());
     return 2;
   }
   std::optional<session::Version> v = session::parse_version(argv[1]);
@@ -94,6 +132,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   World w(*v);
+  w.subscribed = mode == "subscribe";
   bool ok = true;
   // Warm-up: fills the publisher track's cache (16 groups) so that its groups recycle.
   for (int i = 0; i < 20; ++i)
@@ -104,7 +143,8 @@ int main(int argc, char** argv) {
     ok &= w.round(static_cast<size_t>(frames));
   CALLGRIND_TOGGLE_COLLECT;
   const uint64_t count = allocs.delta().allocs;
-  const std::string label = "fetch " + std::string(argv[1]) + " frames=" + std::to_string(frames) +
+  const std::string label = mode + " " + std::string(argv[1]) +
+                            " frames=" + std::to_string(frames) +
                             " rounds=" + std::to_string(rounds);
   CALLGRIND_DUMP_STATS_AT(label.c_str());
   if (counters::alloc_counting_active()) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "model/session/ietf/names.h"
+#include "model/session/ietf/object_fast_path.h"
 
 namespace moq::session::ietf_session {
 
@@ -14,6 +15,42 @@ constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
 constexpr uint64_t kInternal = uint64_t(w::StreamResetCode::InternalError);
 // A fetch looks at most this many consecutive group sequences, ending at its end.
 constexpr uint64_t kMaxFetchGroups = 4096;
+// Object headers written per arena reservation: the first may take the codec's longest form, the
+// rest the fast path's; the whole run fits one arena block.
+constexpr size_t kRunObjects = 96;
+
+// Appends header + payload references for frames [from, to) of g to chain, encoding the headers
+// of each run into one arena reservation. encode(i, out, first) writes frame i's header and
+// returns its size (0: stop there; the callers' encoders return 0 only on a bug). Returns the
+// index reached.
+template <class Encode>
+size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
+                    size_t to, size_t max_first, Encode&& encode) {
+  uint16_t ends[kRunObjects];
+  size_t i = from;
+  while (i < to) {
+    const size_t run = std::min(to - i, kRunObjects);
+    uint8_t* const base = arena.reserve(max_first + (run - 1) * kMaxFastObjectHeader);
+    uint8_t* p = base;
+    size_t k = 0;
+    for (; k < run; ++k) {
+      const size_t n = encode(i + k, p, k == 0);
+      if (n == 0) break;
+      p += n;
+      ends[k] = static_cast<uint16_t>(p - base);
+    }
+    const Bytes headers = arena.commit(static_cast<size_t>(p - base));
+    size_t at = 0;
+    for (size_t j = 0; j < k; ++j) {
+      chain.push(headers.slice(at, ends[j] - at));
+      at = ends[j];
+      g.frame(i + j).append_to(chain);
+    }
+    i += k;
+    if (k < run) break;
+  }
+  return i;
+}
 
 std::string clip_reason(std::string text) {
   if (text.size() > w::kMaxReasonPhraseLength) text.resize(w::kMaxReasonPhraseLength);
@@ -134,16 +171,22 @@ Poll SubgroupSender::poll() {
   const size_t stop = count < end_frame_ ? count : static_cast<size_t>(end_frame_);
   size_t i = group_.index();
   if (i < stop) {
-    for (; i < stop; ++i) {
-      const FrameView f = group_.frame(i);
-      uint8_t* p = arena.reserve(w::kMaxSubgroupObjectHeaderSize);
-      const size_t n =
-          w::encode_subgroup_object(state_, header_, i, {}, f.size, w::ObjectStatus::Normal, p);
-      chain.push(arena.commit(n));
-      f.append_to(chain);
-    }
+    i = push_objects(arena, chain, group_, i, stop, w::kMaxSubgroupObjectHeaderSize,
+                     [&](size_t id, uint8_t* out, bool first) -> size_t {
+                       const uint64_t size = group_.frame(id).size;
+                       const size_t n = encode_next_subgroup_object(state_, header_, id, size, out);
+                       if (n != 0 || !first) return n;
+                       return w::encode_subgroup_object(state_, header_, id, {}, size,
+                                                        w::ObjectStatus::Normal, out);
+                     });
     s_.stats().frames_sent += i - group_.index();
     group_.seek(i);
+    if (i < stop) {  // the codec refused an object: a bug, not the peer's doing
+      chain.clear();
+      if (out_->reset(kInternal)) ++s_.stats().streams_reset;
+      ended_ = true;
+      return Poll::Done;
+    }
   }
   const bool complete = i >= end_frame_ || (status == GroupStatus::Finished && i >= count);
   if (!chain.empty() && !outbox_.send(*out_, chain)) return Poll::Done;
@@ -605,18 +648,27 @@ bool FetchServer::write_data() {
     if (!fill_ && fetch_.params.group_order) st.group_order = *fetch_.params.group_order;
     w::FetchObject o;
     o.publisher_priority = publisher_priority_;
+    const w::IetfVersion v = s_.v();
     uint64_t frames = 0;
     for (FetchPart& part : parts_) {
       o.group_id = part.group.sequence();
-      for (uint64_t i = part.first; i < part.end; ++i) {
-        const FrameView f = part.group.frame(i);
-        o.object_id = i;
-        o.payload_length = f.size;
-        uint8_t* h = arena.reserve(w::kMaxFetchObjectHeaderSize);
-        chain.push(arena.commit(w::encode_fetch_object(st, o, s_.v(), h)));
-        f.append_to(chain);
+      const size_t reached =
+          push_objects(arena, chain, part.group, part.first, part.end, w::kMaxFetchObjectHeaderSize,
+                       [&](size_t id, uint8_t* out, bool first) -> size_t {
+                         const uint64_t size = part.group.frame(id).size;
+                         const size_t n = encode_next_fetch_object(st, o.group_id, id,
+                                                                   o.publisher_priority, size, out);
+                         if (n != 0 || !first) return n;
+                         o.object_id = id;
+                         o.payload_length = size;
+                         return w::encode_fetch_object(st, o, v, out);
+                       });
+      frames += reached - part.first;
+      if (reached < part.end) {  // the codec refused an object: a bug, not the peer's doing
+        chain.clear();
+        if (data_->reset(kInternal)) ++s_.stats().streams_reset;
+        return false;
       }
-      frames += part.end - part.first;
     }
     s_.stats().frames_sent += frames;
     parts_.clear();

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "model/session/ietf/object_fast_path.h"
 #include "model/session/ietf/request_task.h"
 #include "model/session/ietf/subscriber.h"
 
@@ -271,7 +272,12 @@ Poll UniReader::objects() {
   const ObjectParser::Stop stop = parser_.run(
       in_,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        w::DataDecode d = w::decode_subgroup_object(bytes, h, st, obj);
+        w::DataDecode d;
+        if (decode_next_subgroup_object(bytes, h, st, length, d.consumed)) {
+          is_frame = true;
+          return d;
+        }
+        d = w::decode_subgroup_object(bytes, h, st, obj);
         if (d.ok()) {
           length = obj.payload_length;
           // A status object (End of Group / End of Track) carries no frame.

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "model/session/ietf/names.h"
+#include "model/session/ietf/object_fast_path.h"
 
 namespace moq::session::ietf_session {
 
@@ -286,7 +287,12 @@ void SubscribeClient::read_join_data() {
   const ObjectParser::Stop stop = join_parser_.run(
       join_data_,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        w::DataDecode d = w::decode_fetch_object(bytes, join_state_, v, obj);
+        w::DataDecode d;
+        if (decode_next_fetch_object(bytes, join_state_, length, d.consumed)) {
+          is_frame = true;
+          return d;
+        }
+        d = w::decode_fetch_object(bytes, join_state_, v, obj);
         if (d.ok() && obj.kind == w::FetchRecordKind::Object) {
           if (obj.group_id != join_group_) outside = true;
           is_frame = true;
@@ -595,7 +601,12 @@ Poll FetchClient::poll() {
     const ObjectParser::Stop stop = parser_.run(
         data_,
         [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-          w::DataDecode d = w::decode_fetch_object(bytes, st, v, obj);
+          w::DataDecode d;
+          if (decode_next_fetch_object(bytes, st, length, d.consumed)) {
+            is_frame = true;
+            return d;
+          }
+          d = w::decode_fetch_object(bytes, st, v, obj);
           if (d.ok() && obj.kind == w::FetchRecordKind::Object) {
             outside |= obj.group_id != seq;
             is_frame = true;

@@ -80,7 +80,9 @@ class IetfPair : public ::testing::TestWithParam<Version> {
     }
   }
 
-  // Reads every frame available; true once the group ended.
+
+ public:
+  // Reads every frame available; last says how reading stopped.
   static std::vector<Bytes> read_all(GroupConsumer& g, Next* last = nullptr) {
     std::vector<Bytes> out;
     FrameView f;
@@ -94,6 +96,7 @@ class IetfPair : public ::testing::TestWithParam<Version> {
     }
   }
 
+ protected:
   sim::VirtualClock clock;
   Executor executor{clock};
   std::unique_ptr<sim::memory::MemoryConnection> client_conn, server_conn;

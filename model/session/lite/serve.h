@@ -109,7 +109,10 @@ class SubscribeServeTask final : public ServeTask {
  public:
   SubscribeServeTask(LiteSession& s, TaskPoolBase& p) : ServeTask(s, p, "lite subscribe serve") {}
 
-  void sender_opened() { ++streams_open_; }
+  void sender_opened() {
+    ++streams_open_;
+    if (end_known_ && !end_sent_) wake();  // -07 sends SUBSCRIBE_END once all are open
+  }
   void sender_done(GroupSendTask& sender);
 
  protected:

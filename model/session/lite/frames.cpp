@@ -110,13 +110,13 @@ void FrameParser::reset() {
   frames_ = 0;
 }
 
-Status FrameParser::write(GroupProducer& group, Bytes payload) {
+Status FrameParser::write(GroupProducer& group, Bytes&& payload) {
   in_payload_ = false;
   ++frames_;
   return group.write_frame(frame_ts_, std::move(payload));
 }
 
-Status FrameParser::feed(Bytes chunk, GroupProducer& group, LiteVersion v) {
+Status FrameParser::feed(Bytes&& chunk, GroupProducer& group, LiteVersion v) {
   while (!chunk.empty()) {
     if (!in_payload_) {
       wire::lite::FrameHeader h;

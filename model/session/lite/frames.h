@@ -44,7 +44,7 @@ class FrameParser {
   void reset();
   // Consumes all of chunk. Fails on a malformed header (the message names the field) or when
   // the group refuses a frame (too large).
-  Status feed(Bytes chunk, GroupProducer& group, wire::lite::LiteVersion v);
+  Status feed(Bytes&& chunk, GroupProducer& group, wire::lite::LiteVersion v);
   // True between frames (a FIN here ends the group cleanly; inside a frame it is an error).
   bool at_boundary() const { return !in_payload_ && header_len_ == 0; }
   // Frames completed since the last take_frames().
@@ -55,7 +55,7 @@ class FrameParser {
   }
 
  private:
-  Status write(GroupProducer& group, Bytes payload);
+  Status write(GroupProducer& group, Bytes&& payload);
 
   uint64_t ts_ = 0;  // the previous frame's absolute timestamp (wrapping arithmetic)
   uint8_t header_[wire::lite::kMaxFrameHeaderSize];

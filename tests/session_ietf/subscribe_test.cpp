@@ -166,8 +166,7 @@ TEST_P(SubscribeTest, UnknownTrackIsRefused) {
   settle();
   EXPECT_EQ(sub->status(), TrackStatus::Aborted);
   EXPECT_EQ(sub->error().code, data_error::kNotFound) << sub->error().message;
-  EXPECT_NE(sub->error().message.find("DOES_NOT_EXIST"), std::string::npos)
-      << sub->error().message;
+  EXPECT_NE(sub->error().message.find("DOES_NOT_EXIST"), std::string::npos) << sub->error().message;
   auto other = viewer->subscribe(Path("live/other"), "video");
   ASSERT_TRUE(other);
   settle();

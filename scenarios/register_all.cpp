@@ -7,7 +7,8 @@ namespace moq::scenarios {
 
 Status register_all(harness::ScenarioRegistry& registry) {
   registry.set_versions(implemented_versions(), known_versions());
-  for (auto reg : {register_empty_round, register_group_write_frames}) {
+  for (auto reg : {register_fetch_frames, register_fetch_range, register_subscribe_frames,
+                   register_group_write_frames, register_empty_round}) {
     if (Status st = reg(registry); !st) return st;
   }
   return {};

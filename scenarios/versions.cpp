@@ -5,9 +5,10 @@
 namespace moq::scenarios {
 
 std::vector<std::string> implemented_versions() {
-  // Until the session engines are built, no version can run. Switch to the session layer's list
-  // (session::implemented_versions()) once model/session links.
-  return {};
+  std::vector<std::string> names;
+  for (session::Version v : session::implemented_versions())
+    names.emplace_back(session::version_name(v));
+  return names;
 }
 
 std::vector<std::string> known_versions() {

@@ -15,7 +15,8 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   app.set_version_flag("--version", std::string(harness::build_info().tool_version));
   app.require_subcommand(1);
   app.footer(
-      "Exit status: 0 success; 1 a case failed or results could not be written; 2 bad input.\n"
+      "Exit status: 0 success; 1 a case failed or output could not be written; 2 bad input; 3 "
+      "gate: a case regressed.\n"
       "Run `moqbench SUBCOMMAND --help` for the options of each subcommand.");
 
   CliContext ctx{argc, argv, &registry, &io};
@@ -30,6 +31,9 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_list_command);
   add(add_run_command);
   add(add_sweep_command);
+  add(add_compare_command);
+  add(add_gate_command);
+  add(add_report_command);
 
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -1,10 +1,12 @@
-// The moqbench command line: `moqbench list | run | sweep` (and the report commands when the
-// reports library is linked). run_cli() parses argv, runs one subcommand and returns the exit
-// status, so tests can drive it in-process with their own registry and streams.
+// The moqbench command line: `moqbench list | run | sweep` (measuring) and `compare | gate |
+// report` (the reports library, reports/README.md). run_cli() parses argv, runs one subcommand
+// and returns the exit status, so tests can drive it in-process with their own registry and
+// streams.
 //
 // Exit status: 0 success; 1 a case failed (delivery check, setup, deadlock, ...) or the results
-// file could not be written mid-run; 2 bad input (usage, unknown scenario / axis / version /
-// bench, malformed list, unwritable --out, a requested counter that cannot work here).
+// file (report: the HTML page) could not be written; 2 bad input (usage, unknown scenario /
+// axis / version / bench, malformed list, unwritable --out, a requested counter that cannot work
+// here, an invalid results file); 3 gate: a case regressed.
 #pragma once
 
 #include <ostream>

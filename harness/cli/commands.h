@@ -29,6 +29,10 @@ using Action = std::function<int()>;
 Action add_list_command(CLI::App& app, const CliContext& ctx);
 Action add_run_command(CLI::App& app, const CliContext& ctx);
 Action add_sweep_command(CLI::App& app, const CliContext& ctx);
+// The reports library's commands (commands_reports.cpp).
+Action add_compare_command(CLI::App& app, const CliContext& ctx);
+Action add_gate_command(CLI::App& app, const CliContext& ctx);
+Action add_report_command(CLI::App& app, const CliContext& ctx);
 
 // Options that `run` and `sweep` share: rounds, the counter, the results file.
 struct MeasureOptions {

@@ -9,6 +9,7 @@
 // --benchmark_min_time, since Google Benchmark picks iteration counts by wall time.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -47,7 +48,8 @@ void run_benchmark(benchmark::State& state, const CaseSpec* spec,
     return "round " + std::to_string(r + 1) + ": delivery check failed: delivered " +
            describe(chk.delivered) + "; expected " + describe(chk.expected);
   };
-  for (; round < kWarmupRounds; ++round) {
+  const uint64_t warmup = std::max<uint64_t>(kWarmupRounds, c.min_warmup_rounds());
+  for (; round < warmup; ++round) {
     c.prepare_round(round);
     moq::Status st = c.run_round(round);
     std::string bad = st ? check(round) : st.error().message;

@@ -51,6 +51,10 @@ class Case {
   // what they should have received.
   virtual RoundCheck check_round(uint64_t round) = 0;
   virtual StackCounts stack_counts() const = 0;
+  // Warm-up rounds this case needs before its rounds are steady (e.g. until a cache it fills is
+  // full); the runner warms up for at least this many, whatever it was asked for, and records
+  // the number it ran.
+  virtual uint32_t min_warmup_rounds() const { return 0; }
   // Once after the last round, outside measurement (the destructor follows).
   virtual void teardown() {}
 };

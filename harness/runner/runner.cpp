@@ -1,5 +1,6 @@
 #include "harness/runner/runner.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <string>
@@ -57,7 +58,7 @@ Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* coun
   return {};
 }
 
-std::string round_name(uint64_t round, uint32_t warmup) {
+std::string round_name(uint64_t round, uint64_t warmup) {
   if (round < warmup) return "warm-up round " + std::to_string(round + 1);
   return "measured round " + std::to_string(round - warmup + 1);
 }
@@ -99,8 +100,10 @@ class CaseRun {
     case_ = std::move(*made);
     if (Status st = case_->setup(); !st) return Error{0, "setup: " + st.error().message};
 
+    const uint32_t warmup = std::max(options_.warmup, case_->min_warmup_rounds());
+    result_.rounds.warmup = warmup;
     uint64_t round = 0;
-    for (uint32_t w = 0; w < options_.warmup; ++w, ++round) {
+    for (uint32_t w = 0; w < warmup; ++w, ++round) {
       if (Status st = one_round(round, /*measure=*/false); !st) return st;
     }
     uint32_t rejected = 0;
@@ -124,9 +127,11 @@ class CaseRun {
     case_->prepare_round(round);
     RoundReading reading;
     if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, reading); !st)
-      return Error{0, round_name(round, options_.warmup) + ": counter: " + st.error().message};
+      return Error{0,
+                   round_name(round, result_.rounds.warmup) + ": counter: " + st.error().message};
     if (!reading.status)
-      return Error{0, round_name(round, options_.warmup) + ": " + reading.status.error().message};
+      return Error{
+          0, round_name(round, result_.rounds.warmup) + ": " + reading.status.error().message};
     return check(round).first;
   }
 
@@ -135,9 +140,11 @@ class CaseRun {
     case_->prepare_round(round);
     RoundReading reading;
     if (Status st = measure_round(*case_, round, counter_, reading); !st)
-      return Error{0, round_name(round, options_.warmup) + ": counter: " + st.error().message};
+      return Error{0,
+                   round_name(round, result_.rounds.warmup) + ": counter: " + st.error().message};
     if (!reading.status)
-      return Error{0, round_name(round, options_.warmup) + ": " + reading.status.error().message};
+      return Error{
+          0, round_name(round, result_.rounds.warmup) + ": " + reading.status.error().message};
     auto [st, delivered] = check(round);
     if (!st) return st.error();
     if (reading.instr.multiplexed) {
@@ -158,9 +165,10 @@ class CaseRun {
   std::pair<Status, RoundDelivery> check(uint64_t round) {
     RoundCheck chk = case_->check_round(round);
     if (chk.delivered == chk.expected) return {Status{}, chk.delivered};
-    return {Error{0, round_name(round, options_.warmup) + ": delivery check failed: delivered " +
-                         describe(chk.delivered) + "; expected " + describe(chk.expected)},
-            chk.delivered};
+    return {
+        Error{0, round_name(round, result_.rounds.warmup) + ": delivery check failed: delivered " +
+                     describe(chk.delivered) + "; expected " + describe(chk.expected)},
+        chk.delivered};
   }
 
   void fail(std::string reason) {

@@ -61,8 +61,14 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, HelpOnEverySubcommand) {
-  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"list", "--help"}, {"run", "--help"}, {"sweep", "--help"}}) {
+  for (std::vector<std::string> args :
+       std::vector<std::vector<std::string>>{{"--help"},
+                                             {"list", "--help"},
+                                             {"run", "--help"},
+                                             {"sweep", "--help"},
+                                             {"compare", "--help"},
+                                             {"gate", "--help"},
+                                             {"report", "--help"}}) {
     CliRun r = cli(args);
     EXPECT_EQ(r.status, 0) << args.front();
     EXPECT_THAT(r.out, HasSubstr("Usage")) << args.front();
@@ -186,6 +192,33 @@ TEST_F(CliTest, SweepListPrintsTheDefaultSweep) {
             "model/versioned/moq-lite-07-wip/publishers=1/viewers=16/mode=fast\n"
             "model/versioned/moq-lite-07-wip/publishers=4/viewers=1/mode=fast\n"
             "model/versioned/moq-lite-07-wip/publishers=4/viewers=16/mode=fast\n");
+}
+
+TEST_F(CliTest, ReportCommandsReadSweepResults) {
+  const std::string base = path("base.json"), head = path("head.json");
+  for (const std::string& out : {base, head}) {
+    CliRun r = cli({"sweep", "--scenario", "plain", "--rounds", "2", "--warmup", "1", "--counter",
+                    "none", "--out", out});
+    ASSERT_EQ(r.status, kExitOk) << r.err;
+  }
+  CliRun compare = cli({"compare", base, head});
+  EXPECT_EQ(compare.status, 0) << compare.err;
+  EXPECT_THAT(compare.out, HasSubstr("model/plain/none/count=3"));
+  CliRun gate = cli({"gate", base, head, "--format", "md"});
+  EXPECT_EQ(gate.status, 0) << gate.err;
+  EXPECT_THAT(gate.out, HasSubstr("model/plain/none/count=1"));
+  CliRun report = cli({"report", base, "--md"});
+  EXPECT_EQ(report.status, 0) << report.err;
+  EXPECT_FALSE(report.out.empty());
+
+  CliRun bad_format = cli({"compare", base, head, "--format", "xml"});
+  EXPECT_EQ(bad_format.status, kExitBadInput);
+  EXPECT_THAT(bad_format.err, HasSubstr("xml"));
+  CliRun missing = cli({"compare", base, path("missing.json")});
+  EXPECT_EQ(missing.status, kExitBadInput);
+  EXPECT_THAT(missing.err, HasSubstr("missing.json"));
+  CliRun one_file = cli({"compare", base});
+  EXPECT_EQ(one_file.status, kExitBadInput);
 }
 
 }  // namespace

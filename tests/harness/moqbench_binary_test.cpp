@@ -69,10 +69,30 @@ TEST_F(MoqbenchBinaryTest, SweepWritesValidJson) {
 
 // Runs the small sweep under callgrind and returns its results.
 results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<std::string>& env) {
-  ProcessResult r = run_process(
-      {MOQBENCH_UNINSTRUMENTED, "sweep", "--scenario", "group_write_frames,empty_round", "--frames",
-       "4,64", "--rounds", "3", "--warmup", "1", "--counter", "callgrind", "--out", out},
-      env);
+  ProcessResult r =
+      run_process({MOQBENCH_UNINSTRUMENTED,
+                   "sweep",
+                   "--scenario",
+                   "fetch_frames,fetch_range,subscribe_frames,group_write_frames,empty_round",
+                   "--versions",
+                   "moq-lite-06,moq-transport-18",
+                   "--publishers",
+                   "1",
+                   "--viewers",
+                   "2",
+                   "--frames",
+                   "4,64",
+                   "--burst",
+                   "2",
+                   "--rounds",
+                   "3",
+                   "--warmup",
+                   "1",
+                   "--counter",
+                   "callgrind",
+                   "--out",
+                   out},
+                  env);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
   Result<results::ResultsFile> file = results::read_results_file(out);
@@ -85,7 +105,9 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
   results::ResultsFile two = callgrind_sweep(path("two.json"), env());
   EXPECT_EQ(one.meta.counter_backend, results::CounterBackend::kCallgrind);
   EXPECT_EQ(one.meta.counter_event, "Ir");
-  ASSERT_EQ(one.cases.size(), 5u);
+  // fetch_frames 2 versions x 2 frame counts, fetch_range 2 versions, subscribe_frames 2 x 2,
+  // group_write_frames 2 frame counts x 2 batches, empty_round.
+  ASSERT_EQ(one.cases.size(), 4u + 2u + 4u + 4u + 1u);
   ASSERT_EQ(two.cases.size(), one.cases.size());
   for (size_t i = 0; i < one.cases.size(); ++i) {
     const results::CaseResult& a = one.cases[i];
@@ -102,12 +124,15 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
     EXPECT_GT(a.metrics.instructions->min, 0u) << a.id;
   }
   // More frames cost more instructions: the count measures the round, not a constant.
-  const results::CaseResult* small =
-      one.find_case("model/group_write_frames/none/frames=4/batch=1");
-  const results::CaseResult* large =
-      one.find_case("model/group_write_frames/none/frames=64/batch=1");
-  ASSERT_TRUE(small && large);
-  EXPECT_GT(large->metrics.instructions->median, small->metrics.instructions->median);
+  for (std::string base : {"model/fetch_frames/moq-lite-06/publishers=1/viewers=2/frames=",
+                           "model/subscribe_frames/moq-transport-18/publishers=1/viewers=2/frames=",
+                           "model/group_write_frames/none/frames="}) {
+    std::string suffix = base.find("group_write") != std::string::npos ? "/batch=1" : "";
+    const results::CaseResult* small = one.find_case(base + "4" + suffix);
+    const results::CaseResult* large = one.find_case(base + "64" + suffix);
+    ASSERT_TRUE(small && large) << base;
+    EXPECT_GT(large->metrics.instructions->median, small->metrics.instructions->median) << base;
+  }
   const results::CaseResult* empty = one.find_case("model/empty_round/none");
   ASSERT_TRUE(empty);
   EXPECT_LE(empty->metrics.instructions->max, kHarnessOverheadBudget);

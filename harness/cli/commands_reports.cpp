@@ -1,0 +1,90 @@
+// `moqbench compare | gate | report`: the CLI side of the reports library (reports/commands.h,
+// reports/README.md). Only argument parsing lives here; the reports do the rest and return the
+// exit status (0 ok, 1 output not written, 2 bad input, 3 gate: regressed).
+#include <memory>
+
+#include "harness/cli/commands.h"
+#include "reports/commands.h"
+
+namespace moq::cli {
+
+namespace {
+
+// Parses --format into `format`; an unknown name is bad input naming it.
+bool parse_format(const CliContext& ctx, const std::string& sub, const std::string& text,
+                  reports::OutputFormat& format, int& status) {
+  Result<reports::OutputFormat> f = reports::parse_output_format(text);
+  if (!f) {
+    status = bad_input(ctx, sub, "--format: " + f.error().message);
+    return false;
+  }
+  format = *f;
+  return true;
+}
+
+}  // namespace
+
+Action add_compare_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "compare",
+      "Compare results files case by case (matched by id): instructions as % change against the "
+      "first file, allocations before -> after, NEW and REMOVED cases");
+  struct Args {
+    reports::CompareCommand command;
+    std::string format = "table";
+  };
+  auto args = std::make_shared<Args>();
+  sub->add_option("files", args->command.files, "BASE.json HEAD.json [MORE.json...]")
+      ->required()
+      ->expected(2, -1);
+  sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
+  return [ctx, args]() {
+    int status = kExitOk;
+    if (!parse_format(ctx, "compare", args->format, args->command.format, status)) return status;
+    return reports::run_compare(args->command, ctx.io->out, ctx.io->err);
+  };
+}
+
+Action add_gate_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "gate",
+      "Check HEAD against BASE with limits: exit 3 when a case regressed (instructions above "
+      "the % limit, allocations above the absolute limit, or a case failing in HEAD)");
+  struct Args {
+    reports::GateCommand command;
+    std::string format = "table";
+  };
+  auto args = std::make_shared<Args>();
+  sub->add_option("base", args->command.base, "BASE.json")->required();
+  sub->add_option("head", args->command.head, "HEAD.json")->required();
+  sub->add_option("--max-instructions-regression", args->command.max_instructions_regression,
+                  "percent of instructions a case may grow by")
+      ->capture_default_str();
+  sub->add_option("--max-allocations-increase", args->command.max_allocations_increase,
+                  "allocations per round a case may grow by (absolute)")
+      ->capture_default_str();
+  sub->add_option("--overrides", args->command.overrides_file,
+                  "per-case limits (reports/README.md for the syntax)");
+  sub->add_flag("--fail-on-removed", args->command.fail_on_removed,
+                "a case of BASE missing from HEAD fails the gate");
+  sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
+  return [ctx, args]() {
+    int status = kExitOk;
+    if (!parse_format(ctx, "gate", args->format, args->command.format, status)) return status;
+    return reports::run_gate(args->command, ctx.io->out, ctx.io->err);
+  };
+}
+
+Action add_report_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "report",
+      "Write a self-contained HTML page (tables and SVG charts) and/or a Markdown summary of "
+      "results files");
+  auto command = std::make_shared<reports::ReportCommand>();
+  sub->add_option("files", command->files, "FILE.json...")->required()->expected(1, -1);
+  sub->add_option("--html", command->html_out, "write the HTML page here");
+  sub->add_flag("--md", command->markdown, "print the Markdown summary (also without --html)");
+  return [ctx, command]() { return reports::run_report(*command, ctx.io->out, ctx.io->err); };
+}
+
+}  // namespace moq::cli

@@ -1,0 +1,124 @@
+// Every registered scenario runs on every implemented version it takes and delivers exactly what
+// its rounds promise; the default sweep is fetch_frames over every implemented version x
+// publishers {1,4} x viewers {1,16} x frames {4,256}.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "harness/runner/case_builder.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/sweep_plan.h"
+#include "model/data/track.h"
+#include "scenarios/register_all.h"
+
+namespace moq::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ScenariosTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(scenarios::register_all(registry_)); }
+
+  results::CaseResult run(const std::string& id, RunOptions options = {1, 2}) {
+    Result<CaseSpec> spec = parse_case_id(registry_, id);
+    EXPECT_TRUE(spec) << spec.error().message;
+    if (!spec) return {};
+    return run_case(*spec, options, nullptr);
+  }
+
+  ScenarioRegistry registry_;
+};
+
+TEST_F(ScenariosTest, EveryVersionIsImplementedAndKnown) {
+  EXPECT_FALSE(registry_.implemented_versions().empty());
+  EXPECT_EQ(registry_.known_versions().front(), "moq-lite-06");
+}
+
+TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOverEveryVersion) {
+  Result<std::vector<CaseSpec>> cases = plan_sweep(registry_, {});
+  ASSERT_TRUE(cases) << cases.error().message;
+  ASSERT_EQ(cases->size(), 8 * registry_.implemented_versions().size());
+  for (const CaseSpec& c : *cases)
+    EXPECT_EQ(c.scenario().name, "fetch_frames");
+  EXPECT_EQ(cases->front().id(), "model/fetch_frames/" + registry_.implemented_versions().front() +
+                                     "/publishers=1/viewers=1/frames=4");
+  EXPECT_EQ(cases->back().id(), "model/fetch_frames/" + registry_.implemented_versions().back() +
+                                    "/publishers=4/viewers=16/frames=256");
+}
+
+TEST_F(ScenariosTest, SessionScenariosDeliverOnEveryVersion) {
+  for (const std::string& version : registry_.implemented_versions()) {
+    // 2 publishers, 3 viewers: publisher 0 has viewers 0 and 2, publisher 1 has viewer 1.
+    struct Want {
+      std::string id;
+      uint64_t frames_per_round;
+    };
+    for (const Want& w : {
+             Want{"model/fetch_frames/" + version + "/publishers=2/viewers=3/frames=5", 15},
+             Want{"model/fetch_range/" + version + "/publishers=2/viewers=3/burst=3", 3 * 3 * 4},
+             Want{"model/subscribe_frames/" + version + "/publishers=2/viewers=3/frames=5", 15},
+             Want{"model/fetch_frames/" + version + "/publishers=3/viewers=1/frames=2", 2},
+         }) {
+      results::CaseResult c = run(w.id);
+      EXPECT_FALSE(c.flags.failed) << w.id << ": " << c.flags.reason.value_or("");
+      EXPECT_EQ(c.delivered.frames, 2 * w.frames_per_round) << w.id;
+      EXPECT_EQ(c.delivered.bytes, 64 * c.delivered.frames) << w.id;
+      ASSERT_TRUE(c.metrics.streams_opened) << w.id;
+      EXPECT_GT(c.metrics.streams_opened->min, 0u) << w.id;
+      EXPECT_GT(c.metrics.wire_bytes->min, 64 * w.frames_per_round) << w.id;
+      EXPECT_GT(c.metrics.tasks_run->min, 0u) << w.id;
+    }
+  }
+}
+
+TEST_F(ScenariosTest, FrameSizeIsSettableAndChangesWhatIsDelivered) {
+  const std::string version = registry_.implemented_versions().front();
+  results::CaseResult c =
+      run("model/fetch_frames/" + version + "/publishers=1/viewers=1/frames=3/frame_size=1000");
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_EQ(c.id,
+            "model/fetch_frames/" + version + "/publishers=1/viewers=1/frames=3/frame_size=1000");
+  EXPECT_EQ(c.delivered.bytes, 2u * 3u * 1000u);
+}
+
+TEST_F(ScenariosTest, SameCaseSameDeliveryHash) {
+  const std::string version = registry_.implemented_versions().front();
+  const std::string id = "model/fetch_frames/" + version + "/publishers=1/viewers=2/frames=4";
+  results::CaseResult a = run(id), b = run(id);
+  EXPECT_EQ(a.delivered, b.delivered);
+  // Over the same rounds (subscribe_frames warms up for longer, so both take its warm-up), the
+  // same payloads reach the same viewers whether fetched or subscribed.
+  RunOptions options{CacheLimits{}.max_groups + 2, 2};
+  results::CaseResult fetched = run(id, options);
+  results::CaseResult subscribed =
+      run("model/subscribe_frames/" + version + "/publishers=1/viewers=2/frames=4", options);
+  EXPECT_EQ(subscribed.rounds.warmup, fetched.rounds.warmup);
+  EXPECT_EQ(subscribed.delivered, fetched.delivered);
+  EXPECT_NE(fetched.delivered.hash, a.delivered.hash);  // other rounds, other payloads
+}
+
+TEST_F(ScenariosTest, SubscribeWarmsUpUntilTheViewerCacheIsFull) {
+  results::CaseResult c = run("model/subscribe_frames/" + registry_.implemented_versions().front() +
+                              "/publishers=1/viewers=1/frames=4");
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_GT(c.rounds.warmup, 1u);
+}
+
+TEST_F(ScenariosTest, GroupWriteFramesAllocatesNothingPerRound) {
+  results::CaseResult c = run("model/group_write_frames/none/frames=64/batch=8", {3, 3});
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_EQ(c.delivered.frames, 3u * 64u);
+  EXPECT_EQ(c.metrics.allocations->max, 0u);
+  // One reader poll per batch, and one more for the end of the group.
+  EXPECT_EQ(c.metrics.tasks_run->median, 64u / 8u + 1u);
+  EXPECT_EQ(c.metrics.streams_opened->max, 0u);
+}
+
+TEST_F(ScenariosTest, OversizedGroupIsRefusedByTheFactory) {
+  results::CaseResult c = run("model/group_write_frames/none/frames=65536/frame_size=1048576");
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("exceeds the largest group"));
+}
+
+}  // namespace
+}  // namespace moq::harness

@@ -535,7 +535,7 @@ bool FetchServer::plan(const TrackConsumer& track, const Span& span) {
     if (seq == last.group) break;
   }
   const bool descending = !fill_ && fetch_.params.group_order == w::GroupOrder::Descending;
-  if (descending) std::reverse(parts_.begin(), parts_.end());
+  if (descending) parts_.reverse();
   return !parts_.empty();
 }
 
@@ -650,7 +650,8 @@ bool FetchServer::write_data() {
     o.publisher_priority = publisher_priority_;
     const w::IetfVersion v = s_.v();
     uint64_t frames = 0;
-    for (FetchPart& part : parts_) {
+    for (size_t p = 0; p < parts_.size(); ++p) {
+      FetchPart& part = parts_[p];
       o.group_id = part.group.sequence();
       const size_t reached =
           push_objects(arena, chain, part.group, part.first, part.end, w::kMaxFetchObjectHeaderSize,
@@ -724,9 +725,9 @@ Poll FetchServer::poll() {
   if (phase_ == Phase::Answer) {
     // The end is known at once: the range never reaches past what existed when processed.
     w::FetchOk ok;
-    const FetchPart* last = &parts_.front();
-    for (const FetchPart& p : parts_)
-      if (p.group.sequence() > last->group.sequence()) last = &p;
+    const FetchPart* last = &parts_[0];
+    for (size_t p = 1; p < parts_.size(); ++p)
+      if (parts_[p].group.sequence() > last->group.sequence()) last = &parts_[p];
     const w::Location end_loc{last->group.sequence(), last->end - 1};
     ok.end = w::fetch_end_to_wire(end_loc, s_.v());
     if (track_ && track_->status() == TrackStatus::Finished && track_->end_sequence() &&

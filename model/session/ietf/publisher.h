@@ -73,6 +73,38 @@ struct FetchPart {
   uint64_t end = 0;
 };
 
+// The parts of a fetch in sending order: one group in the common case, kept inline (no
+// allocation); further groups go to a vector.
+class FetchParts {
+ public:
+  void push_back(FetchPart p) {
+    if (n_ == 0) {
+      first_ = std::move(p);
+    } else {
+      rest_.push_back(std::move(p));
+    }
+    ++n_;
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  FetchPart& operator[](size_t i) { return i == 0 ? first_ : rest_[i - 1]; }
+  const FetchPart& operator[](size_t i) const { return i == 0 ? first_ : rest_[i - 1]; }
+  void reverse() {
+    for (size_t i = 0, j = n_ ? n_ - 1 : 0; i < j; ++i, --j)
+      std::swap((*this)[i], (*this)[j]);
+  }
+  void clear() {
+    first_ = FetchPart{};
+    rest_.clear();
+    n_ = 0;
+  }
+
+ private:
+  FetchPart first_;
+  std::vector<FetchPart> rest_;
+  size_t n_ = 0;
+};
+
 class FetchServer final : public RequestTask, public Link<FillTag> {
  public:
   // A FETCH request (standalone or -18 joining).
@@ -99,7 +131,7 @@ class FetchServer final : public RequestTask, public Link<FillTag> {
   uint64_t request_id_ = 0;
   std::optional<TrackConsumer> track_;
   std::optional<Span> span_;
-  std::vector<FetchPart> parts_;
+  FetchParts parts_;
   uint8_t publisher_priority_ = 0;   // wire value
   uint8_t subscriber_priority_ = 0;  // local value
   SendStreamPtr data_;

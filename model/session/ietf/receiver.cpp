@@ -13,8 +13,40 @@ constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
 constexpr uint64_t kExcessiveLoad = uint64_t(w::StreamResetCode::ExcessiveLoad);
 }  // namespace
 
-UniReader::UniReader(IetfSession& s, RecvStreamPtr stream)
-    : Task(s.executor(), "ietf uni reader"), s_(s), in_(std::move(stream)) {}
+namespace {
+
+// A fetch stream for a request that is gone, or for one never made.
+void unclaimed_fetch_stream(IetfSession& s, uint64_t request_id, StreamInput& input) {
+  if (!s.issued_by_us(request_id)) {
+    s.violation("FETCH_HEADER: field 'request id': " + w::describe_value(request_id) +
+                " names no request of this endpoint");
+    return;
+  }
+  input.stream().stop(kCancelled);  // a fetch that ended or was cancelled
+}
+
+}  // namespace
+
+void accept_uni_stream(IetfSession& s, RecvStreamPtr stream) {
+  StreamInput input(std::move(stream));
+  if (input.fill() == ReadStatus::Data) {
+    Bytes& c = input.current();
+    uint64_t id = 0;
+    if (!c.empty() && c[0] == w::kFetchHeaderType) {
+      const w::DataDecode d = w::decode_fetch_header(c.span(), id);
+      if (d.ok()) {
+        c.advance(d.consumed);
+        ++s.stats().streams_accepted[static_cast<size_t>(StreamKind::Fetch)];
+        if (!s.route_fetch_stream(id, input)) unclaimed_fetch_stream(s, id, input);
+        return;
+      }
+    }
+  }
+  s.scope().spawn<UniReader>(s, std::move(input));
+}
+
+UniReader::UniReader(IetfSession& s, StreamInput input)
+    : Task(s.executor(), "ietf uni reader"), s_(s), in_(std::move(input)) {}
 
 UniReader::~UniReader() {
   if (parked_) --s_.parked_streams;
@@ -122,13 +154,9 @@ Poll UniReader::classify() {
       return poll();
     case w::UniStreamKind::Fetch:
       ++s_.stats().streams_accepted[static_cast<size_t>(StreamKind::Fetch)];
-      if (s_.route_fetch_stream(fetch_id_, in_)) return Poll::Done;
-      if (!s_.issued_by_us(fetch_id_)) {
-        s_.violation("FETCH_HEADER: field 'request id': " + w::describe_value(fetch_id_) +
-                     " names no request of this endpoint");
-        return Poll::Done;
-      }
-      return finish_with_stop(kCancelled);  // a fetch that ended or was cancelled
+      if (!s_.route_fetch_stream(fetch_id_, in_)) unclaimed_fetch_stream(s_, fetch_id_, in_);
+      mode_ = Mode::Done;
+      return Poll::Done;
     case w::UniStreamKind::Subgroup:
       ++s_.stats().streams_accepted[static_cast<size_t>(StreamKind::Group)];
       mode_ = Mode::Subgroup;

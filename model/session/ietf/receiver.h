@@ -106,9 +106,13 @@ ObjectParser::Stop ObjectParser::run(StreamInput& in, Decode&& decode, Emit&& em
   }
 }
 
+// Takes a new incoming uni stream: a fetch stream whose header arrived with it goes straight to
+// its request (no task); anything else gets a UniReader.
+void accept_uni_stream(IetfSession& s, RecvStreamPtr stream);
+
 class UniReader final : public Task, public Link<ReceiverTag> {
  public:
-  UniReader(IetfSession& s, RecvStreamPtr stream);
+  UniReader(IetfSession& s, StreamInput input);
   ~UniReader() override;
   Poll poll() override;
   // The subscription it feeds was cancelled: stop the stream and end.

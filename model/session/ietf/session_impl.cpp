@@ -70,7 +70,7 @@ class Driver final : public Task {
     for (;;) {
       Result<RecvStreamPtr> u = conn.accept_uni();
       if (!u || !*u) break;
-      s_.scope().spawn<UniReader>(s_, std::move(*u));
+      accept_uni_stream(s_, std::move(*u));
     }
     for (;;) {
       Result<BidiStream> b = conn.accept_bidi();

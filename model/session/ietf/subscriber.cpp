@@ -488,26 +488,15 @@ Poll SubscribeClient::poll() {
 FetchClient::FetchClient(IetfSession& s, const Path& path, std::string track, uint64_t group,
                          const FetchOptions& options, GroupProducer out)
     : RequestTask(s, "ietf fetch client", StreamKind::Fetch),
-      ns_(namespace_of(path)),
-      track_(std::move(track)),
       group_seq_(group),
       options_(options),
       group_(std::move(out)),
       request_id_(s.take_request_id()) {
   s.fetching.push_back(*this);
-}
-
-FetchClient::~FetchClient() {
-  if (group_ && group_.status() == GroupStatus::Open)
-    group_.abort(s_.is_closed() ? s_.session_error()
-                                : Error{data_error::kCancelled, "fetch ended"});
-}
-
-w::Fetch FetchClient::build_fetch() const {
-  w::Fetch f;
+  w::Fetch& f = fetch_;
   f.request_id = request_id_;
-  f.track_namespace = ns_;
-  f.track_name = track_;
+  f.track_namespace = namespace_of(path);
+  f.track_name = std::move(track);
   if (w::fetch_has_fetch_type(s_.v())) {
     f.fetch_type = w::FetchType::Standalone;
     f.start = {group_seq_, options_.frame_start};
@@ -525,7 +514,12 @@ w::Fetch FetchClient::build_fetch() const {
   }
   const uint8_t wire = wire_priority(options_.priority);
   if (wire != kDefaultWirePriority) f.params.subscriber_priority = wire;
-  return f;
+}
+
+FetchClient::~FetchClient() {
+  if (group_ && group_.status() == GroupStatus::Open)
+    group_.abort(s_.is_closed() ? s_.session_error()
+                                : Error{data_error::kCancelled, "fetch ended"});
 }
 
 bool FetchClient::take_data(StreamInput& input) {
@@ -550,7 +544,7 @@ Poll FetchClient::poll() {
     if (!open_stream()) return s_.is_closed() ? fail(s_.session_error()) : Poll::Pending;
   }
   if (!sent_) {
-    if (!send(build_fetch())) return fail(s_.session_error());
+    if (!send(fetch_)) return fail(s_.session_error());
     sent_ = true;
   }
   w::ControlMessage msg;

@@ -126,10 +126,8 @@ class FetchClient final : public RequestTask, public Link<FetchTag> {
 
  private:
   Poll fail(Error e);
-  w::Fetch build_fetch() const;
 
-  w::TrackNamespace ns_;
-  std::string track_;
+  w::Fetch fetch_;  // built once; sent when the stream opens
   uint64_t group_seq_;
   FetchOptions options_;
   GroupProducer group_;

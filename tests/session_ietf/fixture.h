@@ -37,6 +37,7 @@ class IetfPair : public ::testing::TestWithParam<Version> {
   void start(bool publisher_is_client = false) {
     sim::memory::PairConfig cfg;
     cfg.alpn = std::string(version_alpn(GetParam()));
+    cfg.max_bidi = max_bidi;
     auto pair = sim::memory::make_pair(executor, cfg);
     ASSERT_TRUE(pair) << pair.error().message;
     client_conn = std::move(pair->client);
@@ -103,6 +104,7 @@ class IetfPair : public ::testing::TestWithParam<Version> {
   }
 
  protected:
+  uint32_t max_bidi = 128;  // request streams each side may have open (start() reads it)
   sim::VirtualClock clock;
   Executor executor{clock};
   std::unique_ptr<sim::memory::MemoryConnection> client_conn, server_conn;

@@ -93,6 +93,31 @@ TEST_P(TeardownTest, ProtocolViolationClosesBothEndsAndEndsConsumers) {
   EXPECT_EQ(executor.live_tasks(), 0u) << executor.describe_parked();
 }
 
+TEST_P(TeardownTest, RequestsWaitingForStreamCreditEndWhenTheSessionCloses) {
+  client.reset();
+  server.reset();
+  max_bidi = 1;  // one request stream at a time
+  start();
+  auto first = viewer->subscribe(Path("live/cam"), "video");  // holds the only stream
+  ASSERT_TRUE(first);
+  settle();
+  ASSERT_EQ(first->status(), TrackStatus::Active);
+  write_group(0, 2);
+  auto waiting_sub = viewer->subscribe(Path("live/cam"), "other");
+  auto waiting_fetch = viewer->fetch(Path("live/cam"), "video", 0);
+  ASSERT_TRUE(waiting_sub);
+  ASSERT_TRUE(waiting_fetch);
+  settle();
+  EXPECT_EQ(waiting_sub->status(), TrackStatus::Pending);  // no stream credit yet
+  viewer->close(0x0, "done");
+  settle();
+  EXPECT_EQ(waiting_sub->status(), TrackStatus::Aborted);
+  FrameView f;
+  EXPECT_EQ(waiting_fetch->next(f), Next::Aborted);
+  EXPECT_EQ(first->status(), TrackStatus::Aborted);
+  EXPECT_EQ(executor.live_tasks(), 0u) << executor.describe_parked();
+}
+
 TEST_P(TeardownTest, ManySubscriptionsComeAndGoWithoutLeftovers) {
   const size_t baseline = executor.live_tasks();
   for (int round = 0; round < 20; ++round) {

@@ -133,12 +133,13 @@ void SubgroupSender::cancel(uint64_t code) {
 }
 
 Poll SubgroupSender::poll() {
-  if (ended_) return Poll::Done;
+  if (ended_ || s_.is_closed()) return Poll::Done;
   if (!out_) {
     Result<SendStreamPtr> r = s_.conn().open_uni();
     if (!r) return Poll::Done;  // the connection closed
     if (!*r) {
       open_.wait(s_.conn().can_open());
+      closing_.wait(s_.closing());
       return Poll::Pending;
     }
     out_ = std::move(*r);
@@ -200,6 +201,7 @@ Poll SubgroupSender::poll() {
     return Poll::Done;
   }
   data_.wait(group_.readable());
+  closing_.wait(s_.closing());
   return Poll::Pending;
 }
 
@@ -634,6 +636,7 @@ bool FetchServer::write_data() {
     if (!r) return false;
     if (!*r) {
       open_.wait(s_.conn().can_open());
+      closing_.wait(s_.closing());
       return true;
     }
     data_ = std::move(*r);

@@ -64,6 +64,7 @@ class SubgroupSender final : public Task, public Link<SenderTag> {
   Waiter data_{*this};
   Waiter wr_{*this};
   Waiter open_{*this};
+  Waiter closing_{*this};
 };
 
 // One group's share of a fetch: frames [first, end) as they were when the request was processed.

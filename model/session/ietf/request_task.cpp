@@ -46,6 +46,7 @@ bool RequestTask::open_stream() {
   if (!r) return false;
   if (!*r) {
     open_.wait(s_.conn().can_open());
+    closing_.wait(s_.closing());
     return false;
   }
   r->send->set_send_order(kRequestSendOrder);

@@ -71,6 +71,7 @@ class RequestTask : public Task {
   Waiter rd_{*this};
   Waiter wr_{*this};
   Waiter open_{*this};
+  Waiter closing_{*this};  // while waiting for stream credit: the session may close meanwhile
   bool fin_sent_ = false;
   bool peer_fin_ = false;  // the peer finished its side of the request stream
   bool send_failed_ = false;

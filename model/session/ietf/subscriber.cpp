@@ -216,6 +216,31 @@ Poll SubscribeClient::cancel(uint64_t code) {
   return Poll::Done;
 }
 
+bool SubscribeClient::open_join() {
+  Result<BidiStream> r = s_.conn().open_bidi();
+  if (!r) return false;
+  if (!*r) {
+    open_.wait(s_.conn().can_open());
+    closing_.wait(s_.closing());
+    return true;
+  }
+  r->send->set_send_order(kRequestSendOrder);
+  join_out_s_ = std::move(r->send);
+  join_in_.attach(std::move(r->recv));
+  ++s_.stats().streams_opened[static_cast<size_t>(StreamKind::Fetch)];
+  w::Fetch f;
+  f.request_id = join_request_id_ = s_.take_request_id();
+  f.fetch_type = w::FetchType::RelativeJoining;
+  f.joining_request_id = request_id_;
+  f.joining_start = 0;
+  f.params.subscriber_priority = wire_priority(request_prefs_.priority);
+  Result<Bytes> b = s_.encode(f);
+  if (!b) return false;
+  BufChain& chain = s_.chain();
+  chain.push(std::move(*b));
+  return static_cast<bool>(join_out_.send(*join_out_s_, chain));
+}
+
 void SubscribeClient::read_join_request() {
   if (!join_in_.attached()) return;
   w::ControlMessage m;
@@ -341,6 +366,7 @@ void SubscribeClient::read_join_data() {
 
 Poll SubscribeClient::poll() {
   if (phase_ == Phase::Done) return Poll::Done;
+  if (s_.is_closed()) return fail(s_.session_error());
   if (phase_ == Phase::Open) {
     if (request_.consumer_count() == 0) return cancel(kCancelled);
     if (!out_s_) {
@@ -351,31 +377,14 @@ Poll SubscribeClient::poll() {
       }
       if (!send(build_subscribe())) return fail(s_.session_error());
     }
-    if (live() && !w::has_fill(s_.v())) {
-      // -18: the joining FETCH, pipelined (the publisher waits for the subscription).
-      Result<BidiStream> r = s_.conn().open_bidi();
-      if (!r) return fail(s_.session_error());
-      if (!*r) {
-        open_.wait(s_.conn().can_open());
-        return Poll::Pending;
-      }
-      r->send->set_send_order(kRequestSendOrder);
-      join_out_s_ = std::move(r->send);
-      join_in_.attach(std::move(r->recv));
-      ++s_.stats().streams_opened[static_cast<size_t>(StreamKind::Fetch)];
-      w::Fetch f;
-      f.request_id = join_request_id_ = s_.take_request_id();
-      f.fetch_type = w::FetchType::RelativeJoining;
-      f.joining_request_id = request_id_;
-      f.joining_start = 0;
-      f.params.subscriber_priority = wire_priority(request_prefs_.priority);
-      Result<Bytes> b = s_.encode(f);
-      if (!b) return fail(b.error());
-      BufChain& chain = s_.chain();
-      chain.push(std::move(*b));
-      if (!join_out_.send(*join_out_s_, chain)) return fail(s_.session_error());
-    }
     phase_ = Phase::AwaitOk;
+  }
+
+  // -18: the joining FETCH, pipelined (the publisher waits for the subscription). It needs a
+  // stream of its own; while none is available the subscription goes on without it, and only
+  // the joined group waits.
+  if (live() && !w::has_fill(s_.v()) && !join_out_s_ && !join_answered_ && !join_failed_) {
+    if (!open_join()) return fail(s_.session_error());
   }
 
   // Everyone who wanted the track left: cancel (spec 3.6).
@@ -449,7 +458,14 @@ Poll SubscribeClient::poll() {
   read_join_data();
   if (s_.is_closed()) return fail(s_.session_error());
 
-  if (phase_ == Phase::Active && done_) phase_ = Phase::Ending;
+    if (phase_ == Phase::Active && done_) {
+    phase_ = Phase::Ending;
+    if (!join_out_s_ && !join_answered_) {  // -18: the joining FETCH never got a stream
+      join_answered_ = true;
+      join_data_done_ = true;
+      join_finished(false);
+    }
+  }
   if (phase_ == Phase::Ending) {
     // PUBLISH_DONE: end the track once the streams it counts arrived and were read.
     const bool all_in =
@@ -855,23 +871,28 @@ Poll RefuseTask::poll() {
     sent_ = true;
     if (!send(error_)) return Poll::Done;
   }
+  if (!finish()) return Poll::Done;
+  // Done once our FIN is out and the requester's side ended (FIN, reset, or stopped by us: a
+  // refused PUBLISH is stopped at once).
+  bool peer_done = false;
   w::ControlMessage msg;
-  for (;;) {
+  for (bool more = true; more;) {
     switch (next_message(msg)) {
       case In::Message:
         continue;  // the request is refused: what follows does not matter
       case In::Pending:
+        more = false;
         break;
       case In::Fin:
-        break;
       case In::Reset:
       case In::Closed:
-        return Poll::Done;
+        peer_done = true;
+        more = false;
+        break;
     }
-    break;
   }
-  if (!finish()) return Poll::Done;
-  return fin_sent_ && peer_fin_ ? Poll::Done : Poll::Pending;
+  if (s_.is_closed()) return Poll::Done;
+  return fin_sent_ && peer_done ? Poll::Done : Poll::Pending;
 }
 
 // ---- RequestOpener ----

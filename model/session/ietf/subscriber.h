@@ -68,6 +68,8 @@ class SubscribeClient final : public RequestTask, public Link<SubTag> {
   enum class Join : uint8_t { None, Pending, Done };
   Poll cancel(uint64_t code);
   Poll fail(Error e);
+  // Opens the -18 joining FETCH's stream when credit allows. False when the session failed.
+  bool open_join();
   void read_join_request();
   void read_join_data();
   void join_finished(bool ok);

@@ -139,5 +139,22 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
   EXPECT_EQ(empty->metrics.allocations->max, 0u);
 }
 
+TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
+  ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", "model/empty_round/none",
+                                 "--rounds", "1", "--warmup", "0", "--out", path("auto.json")},
+                                env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  Result<results::ResultsFile> file = results::read_results_file(path("auto.json"));
+  ASSERT_TRUE(file) << file.error().message;
+  // perf where the PMU works; without one (these machines), callgrind: valgrind is installed.
+  if (file->meta.counter_backend == results::CounterBackend::kPerf) {
+    EXPECT_THAT(r.err, HasSubstr("counter perf (auto"));
+  } else {
+    EXPECT_EQ(file->meta.counter_backend, results::CounterBackend::kCallgrind);
+    EXPECT_THAT(r.err, HasSubstr("counter callgrind (auto: perf unavailable"));
+    EXPECT_THAT(r.err, HasSubstr("re-running under"));
+  }
+}
+
 }  // namespace
 }  // namespace moq::harness

@@ -131,5 +131,84 @@ TEST_F(RunnerTest, FactoryErrorIsRecorded) {
   EXPECT_THAT(*c.flags.reason, HasSubstr("building the case: no such topology"));
 }
 
+// A counter that reports 1000 + its call number, multiplexed on chosen calls, failing on one.
+class ScriptedCounter final : public counters::InstructionCounter {
+ public:
+  std::vector<bool> multiplexed;  // per stop() call; beyond the end: not multiplexed
+  int fail_stop_at = -1;
+
+  Status start() override { return {}; }
+  Result<counters::InstrReading> stop() override {
+    int call = calls_++;
+    if (call == fail_stop_at) return Error{0, "scripted counter failure"};
+    counters::InstrReading r;
+    r.instructions = 1000 + static_cast<uint64_t>(call);
+    r.multiplexed = static_cast<size_t>(call) < multiplexed.size() && multiplexed[call];
+    r.backend = counters::CounterBackend::Perf;
+    return r;
+  }
+  counters::CounterBackend backend() const override { return counters::CounterBackend::Perf; }
+  const std::string& event() const override { return event_; }
+
+ private:
+  int calls_ = 0;
+  std::string event_ = "instructions:u";
+};
+
+class CountedRunnerTest : public RunnerTest {
+ protected:
+  results::CaseResult run_counted(ScriptedCounter& counter, RunOptions options) {
+    def_.name = "fake";
+    def_.make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
+      return testing::make_fake_case({});
+    };
+    CaseSpec spec(def_, "model", "none", {});
+    results::CaseResult c = run_case(spec, options, &counter);
+    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kPerf);
+    EXPECT_TRUE(valid) << valid.error().message;
+    return c;
+  }
+};
+
+TEST_F(CountedRunnerTest, CountsOnlyMeasuredRounds) {
+  ScriptedCounter counter;
+  results::CaseResult c = run_counted(counter, {2, 3});
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  ASSERT_TRUE(c.metrics.instructions);
+  // Warm-up rounds are not counted: the counter's first reading is the first measured round.
+  EXPECT_THAT(c.metrics.instructions->samples, ElementsAre(1000, 1001, 1002));
+  EXPECT_FALSE(c.flags.multiplexed);
+}
+
+TEST_F(CountedRunnerTest, MultiplexedReadingsAreRejectedAndReplaced) {
+  ScriptedCounter counter;
+  counter.multiplexed = {false, true, false};
+  results::CaseResult c = run_counted(counter, {1, 3});
+  ASSERT_FALSE(c.flags.failed) << c.flags.reason.value_or("");
+  EXPECT_TRUE(c.flags.multiplexed);
+  EXPECT_THAT(c.metrics.instructions->samples, ElementsAre(1000, 1002, 1003));
+  EXPECT_EQ(c.metrics.allocations->samples.size(), 3u);
+  EXPECT_EQ(c.delivered.frames, 6u);  // only accepted rounds count
+}
+
+TEST_F(CountedRunnerTest, AlwaysMultiplexedFails) {
+  ScriptedCounter counter;
+  counter.multiplexed = std::vector<bool>(100, true);
+  results::CaseResult c = run_counted(counter, {1, 3});
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_TRUE(c.flags.multiplexed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("multiplexed"));
+  EXPECT_FALSE(c.metrics.instructions);
+}
+
+TEST_F(CountedRunnerTest, CounterErrorFailsTheCase) {
+  ScriptedCounter counter;
+  counter.fail_stop_at = 1;
+  results::CaseResult c = run_counted(counter, {1, 3});
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("measured round 2: counter: scripted counter failure"));
+  EXPECT_THAT(c.metrics.instructions->samples, ElementsAre(1000));
+}
+
 }  // namespace
 }  // namespace moq::harness

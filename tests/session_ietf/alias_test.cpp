@@ -150,6 +150,28 @@ TEST_P(AliasTest, StreamForAnAliasNeverBoundEndsWhenReset) {
   EXPECT_FALSE(session->is_closed());
 }
 
+TEST_P(AliasTest, ParkedStreamWithholdsCreditBeyondItsBoundButSeesAReset) {
+  auto s = peer->subgroup(11, 0, 0, false);  // header only, alias never bound
+  std::vector<uint8_t> big(1000, 0x00);
+  size_t written = 0;
+  for (int i = 0; i < 200; ++i) {  // 200 KB offered; the window is 1 MiB
+    BufChain chain;
+    chain.push(Bytes::copy(big));
+    auto r = s->write(chain);
+    ASSERT_TRUE(r);
+    written += *r;
+    settle();
+  }
+  EXPECT_EQ(written, 200'000u);
+  // The parked reader holds at most 64 KiB; the rest stays unread in the transport.
+  EXPECT_GE(server_conn->stats().max_queued_bytes, 200'000u - (64u << 10));
+  ASSERT_TRUE(s->reset(uint64_t(w::StreamResetCode::Cancelled)));
+  const size_t before = executor.live_tasks();
+  settle();
+  EXPECT_EQ(executor.live_tasks(), before - 1);  // the parked reader saw the reset and ended
+  EXPECT_FALSE(session->is_closed());
+}
+
 TEST_P(AliasTest, SubscribeOkRebindingALiveAliasIsADuplicateTrackAlias) {
   TrackConsumer a = subscribe_from_zero("video");
   w::Subscribe m1;

@@ -212,7 +212,7 @@ Poll UniReader::control() {
 Poll UniReader::subgroup() {
   // Holds what arrives while waiting, so a reset or the connection's end is seen.
   if (mode_ == Mode::Parked) {
-    const ReadStatus st = in_.hold();
+    const ReadStatus st = in_.hold(IetfSession::kMaxHeldBytes);
     if (st == ReadStatus::Reset || st == ReadStatus::Error) {
       if (st == ReadStatus::Reset) ++s_.stats().resets_received;
       mode_ = Mode::Done;

@@ -169,6 +169,9 @@ class IetfSession final : public Session {
   uint64_t next_alias = 0;    // publisher role: the Track Alias of the next SUBSCRIBE_OK
   size_t parked_streams = 0;  // uni streams waiting for an unknown alias
   static constexpr size_t kMaxParkedStreams = 64;
+  // Bytes one parked stream (or a join arriving before SUBSCRIBE_OK) holds before it withholds
+  // flow-control credit.
+  static constexpr size_t kMaxHeldBytes = 64 << 10;
 
   IntrusiveList<SubscribeServer, ServeTag> serving;
   IntrusiveList<FetchClient, FetchTag> fetching;

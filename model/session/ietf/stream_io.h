@@ -53,14 +53,18 @@ class StreamInput {
     }
     return r.status;
   }
-  // Reads every chunk available into the held list without parsing: WouldBlock when more may
-  // come, else how the stream ended.
-  ReadStatus hold() {
+  // Reads chunks into the held list without parsing, up to max_bytes held (beyond it the
+  // stream keeps its flow-control credit; spec 6 lets a receiver withhold it behind an unknown
+  // alias): WouldBlock while more may come, else how the stream ended (a reset is seen even
+  // when nothing more is read).
+  ReadStatus hold(size_t max_bytes) {
     if (end_) return *end_;
     for (;;) {
       Bytes chunk;
-      ReadResult r = stream_->read(chunk);
+      const size_t room = held_.size() < max_bytes ? max_bytes - held_.size() : 0;
+      ReadResult r = stream_->read(chunk, room);
       if (r.status == ReadStatus::Data) {
+        if (chunk.empty()) return ReadStatus::WouldBlock;  // full: only watch for the end
         held_.push(std::move(chunk));
         continue;
       }

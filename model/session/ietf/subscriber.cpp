@@ -296,7 +296,7 @@ void SubscribeClient::read_join_request() {
 void SubscribeClient::read_join_data() {
   if (!join_data_.attached() || join_data_done_) return;
   if (!producer_) {  // SUBSCRIBE_OK not read yet: keep the chunks until the track exists
-    const ReadStatus st = join_data_.hold();
+    const ReadStatus st = join_data_.hold(IetfSession::kMaxHeldBytes);
     if (st == ReadStatus::WouldBlock) join_data_rd_.wait(join_data_.readable());
     if (st == ReadStatus::Reset || st == ReadStatus::Error) {
       join_data_done_ = true;

@@ -458,7 +458,7 @@ Poll SubscribeClient::poll() {
   read_join_data();
   if (s_.is_closed()) return fail(s_.session_error());
 
-    if (phase_ == Phase::Active && done_) {
+  if (phase_ == Phase::Active && done_) {
     phase_ = Phase::Ending;
     if (!join_out_s_ && !join_answered_) {  // -18: the joining FETCH never got a stream
       join_answered_ = true;

@@ -12,7 +12,14 @@ namespace moq {
 
 class BufChain {
  public:
-  void push(Bytes b) {
+  // Two overloads rather than one by-value parameter: a per-chunk path, and the by-value form
+  // costs an extra move and destructor call per push.
+  void push(const Bytes& b) {
+    if (b.empty()) return;
+    size_ += b.size();
+    chunks_.push_back(b);
+  }
+  void push(Bytes&& b) {
     if (b.empty()) return;
     size_ += b.size();
     chunks_.push_back(std::move(b));

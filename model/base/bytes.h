@@ -44,8 +44,15 @@ class Bytes {
     return *this;
   }
   Bytes& operator=(Bytes&& o) noexcept {
-    Bytes tmp(std::move(o));
-    swap(tmp);
+    if (this != &o) {
+      if (block_) block_->unref();
+      block_ = o.block_;
+      data_ = o.data_;
+      size_ = o.size_;
+      o.block_ = nullptr;
+      o.data_ = nullptr;
+      o.size_ = 0;
+    }
     return *this;
   }
   ~Bytes() {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/counters/aligned_stack.h"
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/callgrind_launch.h"
 #include "harness/runner/case_builder.h"
@@ -106,9 +107,7 @@ void run_benchmark(benchmark::State& state, const CaseSpec* spec,
   c.teardown();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int gbench_main(int argc, char** argv) {
   // Our own flag, taken out before Google Benchmark sees the arguments.
   std::string counter_flag;
   std::vector<char*> args;
@@ -175,4 +174,10 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return moq::counters::run_on_page_aligned_stack(gbench_main, argc, argv);
 }

@@ -4,9 +4,12 @@
 #include <iostream>
 
 #include "harness/cli/cli.h"
+#include "harness/counters/aligned_stack.h"
 #include "scenarios/register_all.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int moqbench_main(int argc, char** argv) {
   moq::harness::ScenarioRegistry registry;
   if (moq::Status st = moq::scenarios::register_all(registry); !st) {
     std::cerr << "moqbench: scenario registry: " << st.error().message << '\n';
@@ -14,4 +17,10 @@ int main(int argc, char** argv) {
   }
   moq::cli::CliIo io{std::cout, std::cerr, isatty(STDERR_FILENO) != 0};
   return moq::cli::run_cli(argc, argv, registry, io);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return moq::counters::run_on_page_aligned_stack(moqbench_main, argc, argv);
 }

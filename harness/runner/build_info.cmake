@@ -1,11 +1,15 @@
 # Writes OUT (a C++ file defining moq::harness::build_info()) from the git state of SOURCE_DIR and
 # the compiler settings passed in; leaves OUT untouched when nothing changed, so a build with no
 # change relinks nothing. Run as: cmake -DSOURCE_DIR=... -DOUT=... -DVERSION=... -DCOMPILER=...
-# -DFLAGS=... -DBUILD_TYPE=... -P build_info.cmake
+# -DFLAGS=... -DBUILD_TYPE=... [-DCOMMIT_OVERRIDE=<sha>] -P build_info.cmake
 set(commit "")
 set(dirty "false")
 find_package(Git QUIET)
-if(GIT_FOUND)
+if(COMMIT_OVERRIDE MATCHES "^[0-9a-f]+$")
+  # An exported tree (git archive): the exporter says which commit it is; it is clean by
+  # construction.
+  set(commit "${COMMIT_OVERRIDE}")
+elseif(GIT_FOUND)
   execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SOURCE_DIR} rev-parse --verify HEAD
                   OUTPUT_VARIABLE head RESULT_VARIABLE head_rc ERROR_QUIET
                   OUTPUT_STRIP_TRAILING_WHITESPACE)

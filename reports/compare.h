@@ -79,4 +79,13 @@ Table comparison_table(const Comparison& comparison);
 // One sentence naming the same-build pairs (or saying there are none).
 std::string noise_sentence(const Comparison& comparison);
 
+enum class IdListStyle {
+  kText,      // "NEW in head (2):", then the ids indented by two spaces
+  kMarkdown,  // "**NEW in head** (2)", then the ids as a bulleted list of code spans
+};
+// The NEW and REMOVED cases of each file after BASE, each list under its title ("NEW in <label>",
+// "REMOVED from <label>") with its count, each list starting with a blank line; empty when every
+// file has the cases of BASE and no others.
+std::string new_and_removed_lists(const Comparison& comparison, IdListStyle style);
+
 }  // namespace moq::reports

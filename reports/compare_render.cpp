@@ -4,6 +4,7 @@
 
 #include "harness/results/json_io.h"
 #include "reports/compare.h"
+#include "reports/json_values.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -56,15 +57,6 @@ bool has_notes(const Comparison& c) {
     if (row.status != CaseStatus::kNew && !row.notes.empty()) return true;
   }
   return false;
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += sep;
-    out += parts[i];
-  }
-  return out;
 }
 
 }  // namespace
@@ -129,9 +121,8 @@ std::string noise_sentence(const Comparison& c) {
          "between such files.";
 }
 
-namespace {
-
-std::string id_lists(const Comparison& c, const std::string& bullet, bool markdown) {
+std::string new_and_removed_lists(const Comparison& c, IdListStyle style) {
+  const bool markdown = style == IdListStyle::kMarkdown;
   std::string out;
   for (size_t f = 1; f < c.files.size(); ++f) {
     for (int kind = 0; kind < 2; ++kind) {
@@ -141,47 +132,49 @@ std::string id_lists(const Comparison& c, const std::string& bullet, bool markdo
       const std::string count = " (" + std::to_string(ids.size()) + ")";
       out += markdown ? "\n**" + title + "**" + count + "\n\n" : "\n" + title + count + ":\n";
       for (const std::string& id : ids) {
-        out += bullet + (markdown ? "`" + id + "`" : id) + "\n";
+        out += markdown ? "- `" + id + "`\n" : "  " + id + "\n";
       }
     }
   }
-  if (out.empty()) out = "\nno NEW or REMOVED cases\n";
   return out;
 }
 
-std::string render_table(const Comparison& c) {
-  std::string out = "compare: " + std::to_string(c.files.size()) + " files, counter " +
-                    counter_text(c.files[0].meta) + "; BASE is " + c.files[0].label + "\n";
+namespace {
+
+// The files compared, one row each, so a reader can tell what was built how.
+Table files_table(const Comparison& c) {
   Table files;
   files.header = {"file", "path", "commit", "compiler", "build type", "flags"};
   for (const CompareFile& file : c.files) {
     files.rows.push_back({file.label, file.path, commit_text(file.meta), file.meta.compiler,
                           file.meta.build_type, file.meta.compiler_flags});
   }
-  out += render_terminal(files) + "\n";
+  return files;
+}
+
+// The text formats list the NEW and REMOVED cases, or say that there are none.
+std::string id_lists_or_none(const Comparison& c, IdListStyle style) {
+  const std::string lists = new_and_removed_lists(c, style);
+  return lists.empty() ? "\nno NEW or REMOVED cases\n" : lists;
+}
+
+std::string render_table(const Comparison& c) {
+  std::string out = "compare: " + std::to_string(c.files.size()) + " files, counter " +
+                    counter_text(c.files[0].meta) + "; BASE is " + c.files[0].label + "\n";
+  out += render_terminal(files_table(c)) + "\n";
   out += noise_sentence(c) + "\n\n";
   out += render_terminal(comparison_table(c));
-  out += id_lists(c, "  ", false);
+  out += id_lists_or_none(c, IdListStyle::kText);
   return out;
 }
 
 std::string render_md(const Comparison& c) {
   std::string out = "### moqbench compare (counter " + counter_text(c.files[0].meta) + ", BASE " +
                     c.files[0].label + ")\n\n";
-  Table files;
-  files.header = {"file", "path", "commit", "compiler", "build type", "flags"};
-  for (const CompareFile& file : c.files) {
-    files.rows.push_back({file.label, file.path, commit_text(file.meta), file.meta.compiler,
-                          file.meta.build_type, file.meta.compiler_flags});
-  }
-  out += render_markdown(files) + "\n" + noise_sentence(c) + "\n\n";
+  out += render_markdown(files_table(c)) + "\n" + noise_sentence(c) + "\n\n";
   out += render_markdown(comparison_table(c));
-  out += id_lists(c, "- ", true);
+  out += id_lists_or_none(c, IdListStyle::kMarkdown);
   return out;
-}
-
-std::string optional_count(const std::optional<uint64_t>& value) {
-  return value ? std::to_string(*value) : "";
 }
 
 std::string render_csv_rows(const Comparison& c) {
@@ -201,17 +194,12 @@ std::string render_csv_rows(const Comparison& c) {
     std::vector<std::string> cells{row.id, std::string(to_string(row.status))};
     for (size_t f = 0; f < row.cells.size(); ++f) {
       const CompareCell& cell = row.cells[f];
-      cells.push_back(optional_count(cell.instructions));
-      if (f > 0) {
-        cells.push_back(cell.instructions_change_pct ? format_double(*cell.instructions_change_pct)
-                                                     : "");
-      }
-      cells.push_back(optional_count(cell.allocations));
+      cells.push_back(csv_cell(cell.instructions));
+      if (f > 0) cells.push_back(csv_cell(cell.instructions_change_pct));
+      cells.push_back(csv_cell(cell.allocations));
       cells.push_back(!cell.present ? "" : cell.failed ? "true" : "false");
     }
-    cells.push_back(row.noise && row.noise->instructions_pct
-                        ? format_double(*row.noise->instructions_pct)
-                        : "");
+    cells.push_back(row.noise ? csv_cell(row.noise->instructions_pct) : "");
     cells.push_back(row.noise ? std::to_string(row.noise->allocations) : "");
     cells.push_back(join(row.notes, "; "));
     table.rows.push_back(std::move(cells));
@@ -219,27 +207,21 @@ std::string render_csv_rows(const Comparison& c) {
   return render_csv(table);
 }
 
-Json optional_json(const std::optional<uint64_t>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
-
 std::string render_json(const Comparison& c) {
   Json doc = Json::object();
   doc["schema"] = "moqbench.compare/1";
   doc["counter"] = {{"backend", std::string(results::to_string(c.files[0].meta.counter_backend))},
-                    {"event", c.files[0].meta.counter_event ? Json(*c.files[0].meta.counter_event)
-                                                            : Json(nullptr)}};
+                    {"event", json_or_null(c.files[0].meta.counter_event)}};
   Json files = Json::array();
   for (const CompareFile& file : c.files) {
-    files.push_back(
-        {{"label", file.label},
-         {"path", file.path},
-         {"git_commit", file.meta.git_commit ? Json(*file.meta.git_commit) : Json(nullptr)},
-         {"git_dirty", file.meta.git_dirty},
-         {"compiler", file.meta.compiler},
-         {"compiler_flags", file.meta.compiler_flags},
-         {"build_type", file.meta.build_type},
-         {"cpu_model", file.meta.cpu_model}});
+    files.push_back({{"label", file.label},
+                     {"path", file.path},
+                     {"git_commit", json_or_null(file.meta.git_commit)},
+                     {"git_dirty", file.meta.git_dirty},
+                     {"compiler", file.meta.compiler},
+                     {"compiler_flags", file.meta.compiler_flags},
+                     {"build_type", file.meta.build_type},
+                     {"cpu_model", file.meta.cpu_model}});
   }
   doc["files"] = std::move(files);
   Json pairs = Json::array();
@@ -251,17 +233,15 @@ std::string render_json(const Comparison& c) {
     Json instructions = Json::array(), change = Json::array(), allocations = Json::array(),
          present = Json::array(), failed = Json::array();
     for (const CompareCell& cell : row.cells) {
-      instructions.push_back(optional_json(cell.instructions));
-      change.push_back(cell.instructions_change_pct ? Json(*cell.instructions_change_pct)
-                                                    : Json(nullptr));
-      allocations.push_back(optional_json(cell.allocations));
+      instructions.push_back(json_or_null(cell.instructions));
+      change.push_back(json_or_null(cell.instructions_change_pct));
+      allocations.push_back(json_or_null(cell.allocations));
       present.push_back(cell.present);
       failed.push_back(cell.failed);
     }
     Json noise = nullptr;
     if (row.noise) {
-      noise = {{"instructions_pct",
-                row.noise->instructions_pct ? Json(*row.noise->instructions_pct) : Json(nullptr)},
+      noise = {{"instructions_pct", json_or_null(row.noise->instructions_pct)},
                {"allocations", row.noise->allocations}};
     }
     cases.push_back({{"id", row.id},
@@ -290,17 +270,8 @@ std::string render_json(const Comparison& c) {
 }  // namespace
 
 std::string render_comparison(const Comparison& comparison, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kTable:
-      return render_table(comparison);
-    case OutputFormat::kMarkdown:
-      return render_md(comparison);
-    case OutputFormat::kCsv:
-      return render_csv_rows(comparison);
-    case OutputFormat::kJson:
-      return render_json(comparison);
-  }
-  return render_table(comparison);
+  return render_in_format(comparison, format,
+                          {render_table, render_md, render_csv_rows, render_json});
 }
 
 }  // namespace moq::reports

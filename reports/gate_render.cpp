@@ -5,6 +5,7 @@
 
 #include "harness/results/json_io.h"
 #include "reports/gate.h"
+#include "reports/json_values.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -43,15 +44,6 @@ std::vector<const GateCase*> ordered(const GateResult& r) {
 std::string count_or_dash(const std::optional<uint64_t>& value, bool failed) {
   if (failed) return "failed";
   return value ? format_count(*value) : "-";
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += sep;
-    out += parts[i];
-  }
-  return out;
 }
 
 std::string summary(const GateResult& r) {
@@ -136,10 +128,6 @@ std::string render_md(const GateResult& r) {
   return out;
 }
 
-std::string optional_text(const std::optional<uint64_t>& value) {
-  return value ? std::to_string(*value) : "";
-}
-
 std::string render_csv_rows(const GateResult& r) {
   Table table;
   table.header = {"id",
@@ -154,19 +142,14 @@ std::string render_csv_rows(const GateResult& r) {
                   "override",
                   "reasons"};
   for (const GateCase& c : r.cases) {
-    table.rows.push_back(
-        {c.id, std::string(to_string(c.verdict)), optional_text(c.base_instructions),
-         optional_text(c.head_instructions),
-         c.instructions_change_pct ? format_double(*c.instructions_change_pct) : "",
-         format_double(c.limits.max_instructions_regression), optional_text(c.base_allocations),
-         optional_text(c.head_allocations), std::to_string(c.limits.max_allocations_increase),
-         c.override != nullptr ? c.override->pattern : "", join(c.reasons, "; ")});
+    table.rows.push_back({c.id, std::string(to_string(c.verdict)), csv_cell(c.base_instructions),
+                          csv_cell(c.head_instructions), csv_cell(c.instructions_change_pct),
+                          format_double(c.limits.max_instructions_regression),
+                          csv_cell(c.base_allocations), csv_cell(c.head_allocations),
+                          std::to_string(c.limits.max_allocations_increase),
+                          c.override != nullptr ? c.override->pattern : "", join(c.reasons, "; ")});
   }
   return render_csv(table);
-}
-
-Json optional_json(const std::optional<uint64_t>& value) {
-  return value ? Json(*value) : Json(nullptr);
 }
 
 Json limits_json(const GateLimits& limits) {
@@ -191,19 +174,18 @@ std::string render_json(const GateResult& r) {
                    {"removed", r.count(Verdict::kRemoved)}};
   Json cases = Json::array();
   for (const GateCase& c : r.cases) {
-    cases.push_back({{"id", c.id},
-                     {"verdict", std::string(to_string(c.verdict))},
-                     {"instructions",
-                      {{"base", optional_json(c.base_instructions)},
-                       {"head", optional_json(c.head_instructions)},
-                       {"change_pct", c.instructions_change_pct ? Json(*c.instructions_change_pct)
-                                                                : Json(nullptr)}}},
-                     {"allocations",
-                      {{"base", optional_json(c.base_allocations)},
-                       {"head", optional_json(c.head_allocations)}}},
-                     {"limits", limits_json(c.limits)},
-                     {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
-                     {"reasons", c.reasons}});
+    cases.push_back(
+        {{"id", c.id},
+         {"verdict", std::string(to_string(c.verdict))},
+         {"instructions",
+          {{"base", json_or_null(c.base_instructions)},
+           {"head", json_or_null(c.head_instructions)},
+           {"change_pct", json_or_null(c.instructions_change_pct)}}},
+         {"allocations",
+          {{"base", json_or_null(c.base_allocations)}, {"head", json_or_null(c.head_allocations)}}},
+         {"limits", limits_json(c.limits)},
+         {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
+         {"reasons", c.reasons}});
   }
   doc["cases"] = std::move(cases);
   Json unused = Json::array();
@@ -217,17 +199,7 @@ std::string render_json(const GateResult& r) {
 }  // namespace
 
 std::string render_gate(const GateResult& result, OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kTable:
-      return render_table(result);
-    case OutputFormat::kMarkdown:
-      return render_md(result);
-    case OutputFormat::kCsv:
-      return render_csv_rows(result);
-    case OutputFormat::kJson:
-      return render_json(result);
-  }
-  return render_table(result);
+  return render_in_format(result, format, {render_table, render_md, render_csv_rows, render_json});
 }
 
 }  // namespace moq::reports

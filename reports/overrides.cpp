@@ -38,6 +38,15 @@ Status check_pattern(const std::string& pattern, const std::string& where) {
   return {};
 }
 
+// A rule without a limit would change nothing; both syntaxes refuse it as a mistake rather than
+// ignore it.
+Status check_sets_a_limit(const GateOverride& rule, const std::string& where) {
+  if (!rule.max_instructions_regression && !rule.max_allocations_increase) {
+    return Error{0, where + ": rule for \"" + rule.pattern + "\" sets no limit"};
+  }
+  return {};
+}
+
 Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_view source) {
   std::vector<GateOverride> rules;
   std::istringstream lines{std::string(text)};
@@ -71,9 +80,7 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
                             "max_allocations_increase=<count>"};
       }
     }
-    if (!rule.max_instructions_regression && !rule.max_allocations_increase) {
-      return Error{0, where + ": rule for \"" + rule.pattern + "\" sets no limit"};
-    }
+    if (Status status = check_sets_a_limit(rule, where); !status.ok()) return status.error();
     rules.push_back(std::move(rule));
   }
   return rules;
@@ -125,9 +132,7 @@ Result<std::vector<GateOverride>> parse_json(std::string_view text, std::string_
     if (Status status = check_pattern(rule.pattern, where + ".case"); !status.ok()) {
       return status.error();
     }
-    if (!rule.max_instructions_regression && !rule.max_allocations_increase) {
-      return Error{0, where + ": rule for \"" + rule.pattern + "\" sets no limit"};
-    }
+    if (Status status = check_sets_a_limit(rule, where); !status.ok()) return status.error();
     rules.push_back(std::move(rule));
   }
   return rules;

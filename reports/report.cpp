@@ -158,16 +158,7 @@ Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs)
     if (!comparison.ok()) return comparison.error();
     md += "\n### Comparison against " + inputs[0].label + "\n\n" + noise_sentence(*comparison) +
           "\n\n" + render_markdown(comparison_table(*comparison));
-    for (size_t f = 1; f < inputs.size(); ++f) {
-      for (int kind = 0; kind < 2; ++kind) {
-        const auto& ids = kind == 0 ? comparison->new_ids[f] : comparison->removed_ids[f];
-        if (ids.empty()) continue;
-        md += std::string("\n**") + (kind == 0 ? "NEW in " : "REMOVED from ") + inputs[f].label +
-              "** (" + std::to_string(ids.size()) + ")\n\n";
-        for (const std::string& id : ids)
-          md += "- `" + id + "`\n";
-      }
-    }
+    md += new_and_removed_lists(*comparison, IdListStyle::kMarkdown);
   }
   const Table failed = failed_table(inputs);
   if (!failed.rows.empty()) md += "\n### Failed cases\n\n" + render_markdown(failed);

@@ -173,6 +173,23 @@ std::string format_double(double value) {
   return text;
 }
 
+std::string csv_cell(const std::optional<uint64_t>& value) {
+  return value ? std::to_string(*value) : "";
+}
+
+std::string csv_cell(const std::optional<double>& value) {
+  return value ? format_double(*value) : "";
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
 std::string html_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());

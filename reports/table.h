@@ -36,6 +36,12 @@ std::string format_pct(double pct);
 std::optional<double> percent_change(uint64_t base, uint64_t head);
 // A double for machine formats: shortest text that reads back to the same value.
 std::string format_double(double value);
+// A value for CSV: the plain number (a double as format_double writes it), or an empty cell when
+// there is none.
+std::string csv_cell(const std::optional<uint64_t>& value);
+std::string csv_cell(const std::optional<double>& value);
+// The parts with `separator` between each two ("a; b; c"), e.g. a case's notes in one cell.
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 std::string html_escape(std::string_view text);
 size_t display_width(std::string_view utf8);

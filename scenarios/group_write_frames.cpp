@@ -13,6 +13,7 @@
 #include "model/data/data.h"
 #include "scenarios/all.h"
 #include "scenarios/bench_util.h"
+#include "scenarios/common_axes.h"
 #include "sim/clock.h"
 
 namespace moq::scenarios {
@@ -139,21 +140,17 @@ Status register_group_write_frames(harness::ScenarioRegistry& registry) {
       "the data model alone: each round a track producer writes one group of `frames` frames and "
       "a reader task reads them, woken after every `batch` frames written";
   def.axes = {
-      harness::AxisSpec::integer("frames", "frames per group", 256, 1, 1 << 16, {4, 256}),
+      frames_axis(),
       harness::AxisSpec::integer("batch", "frames written between executor runs", 1, 1, 1 << 16,
                                  {1, 16}),
-      harness::AxisSpec::integer("frame_size", "payload bytes per frame", 64, 0, 1 << 20),
+      frame_size_axis(),
   };
-  def.axes.back().id_when_default = false;
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
-    auto frames = static_cast<uint64_t>(spec.integer("frames"));
+    Result<GroupShape> group = group_shape(spec);
+    if (!group) return group.error();
     auto batch = static_cast<uint64_t>(spec.integer("batch"));
-    auto size = static_cast<uint64_t>(spec.integer("frame_size"));
-    if (frames * size > kMaxGroupBytes)
-      return Error{0, "frames x frame_size = " + std::to_string(frames * size) +
-                          " bytes exceeds the largest group (" + std::to_string(kMaxGroupBytes) +
-                          " bytes)"};
-    return std::unique_ptr<harness::Case>(new GroupWriteFrames(frames, batch, size));
+    return std::unique_ptr<harness::Case>(
+        new GroupWriteFrames(group->frames, batch, group->frame_size));
   };
   return registry.add(std::move(def));
 }

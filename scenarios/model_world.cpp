@@ -4,11 +4,25 @@
 
 namespace moq::scenarios {
 
+namespace {
+
 Result<session::Version> case_version(const std::string& name) {
   std::optional<session::Version> v = session::parse_version(name);
   if (!v || !session::is_implemented(*v))
     return Error{0, "version '" + name + "' has no session engine"};
   return *v;
+}
+
+}  // namespace
+
+Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
+  Result<session::Version> version = case_version(spec.version());
+  if (!version) return version.error();
+  ModelWorldConfig config;
+  config.version = *version;
+  config.publishers = static_cast<uint32_t>(spec.integer("publishers"));
+  config.viewers = static_cast<uint32_t>(spec.integer("viewers"));
+  return config;
 }
 
 Status ModelWorld::build(const ModelWorldConfig& config) {

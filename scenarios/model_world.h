@@ -14,6 +14,7 @@
 
 #include "harness/runner/delivery.h"
 #include "harness/runner/payloads.h"
+#include "harness/runner/scenario.h"
 #include "harness/runner/stack_probe.h"
 #include "model/data/data.h"
 #include "model/session/session.h"
@@ -90,7 +91,8 @@ Status read_to_end(Consumer& consumer, harness::DeliveryLog& log, const char* wh
   }
 }
 
-// The version of a case (the spec's version segment), or an Error naming it.
-Result<session::Version> case_version(const std::string& name);
+// A case's world: its version (an Error unless a session engine implements it) and its
+// publishers and viewers axes; cached_groups keeps its default.
+Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec);
 
 }  // namespace moq::scenarios

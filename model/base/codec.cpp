@@ -10,7 +10,24 @@ void Reader::fail(const char* field, const std::string& why) {
   error_ = std::string(message_) + ": field '" + field + "': " + why;
 }
 
+void Reader::fail_code(uint64_t code, const char* field, const std::string& why) {
+  if (status_ != DecodeStatus::Ok) return;
+  code_ = code;
+  fail(field, why);
+}
+
+void Reader::check_varint_fits(const char* field) {
+  if (!declared_ || !ok() || remaining() == 0) return;
+  // The first byte gives the varint's length in both forms.
+  const VarintDecode d = decode_varint(rest().first(1), form_);
+  if (d.status == DecodeStatus::NeedMore && d.length > declared_left()) {
+    fail(field, "a " + std::to_string(d.length) + "-byte varint runs past the end of the body (" +
+                    std::to_string(declared_left()) + " bytes left)");
+  }
+}
+
 uint64_t Reader::varint(const char* field) {
+  check_varint_fits(field);
   if (status_ != DecodeStatus::Ok) return 0;
   VarintDecode d = decode_varint(in_.subspan(pos_), form_);
   if (d.status != DecodeStatus::Ok) {
@@ -68,6 +85,66 @@ std::span<const uint8_t> Reader::bytes(const char* field, uint64_t max_len) {
 std::string_view Reader::string(const char* field, uint64_t max_len) {
   auto b = bytes(field, max_len);
   return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+std::optional<uint64_t> Reader::opt_plus_one(const char* field) {
+  const uint64_t raw = varint(field);
+  if (!ok() || raw == 0) return std::nullopt;
+  return raw - 1;
+}
+
+uint64_t Reader::length(const char* field, uint64_t max_len) {
+  const uint64_t len = varint(field);
+  if (!ok()) return 0;
+  if (len > max_len) {
+    fail(field, "length " + std::to_string(len) + " exceeds the limit " + std::to_string(max_len));
+    return 0;
+  }
+  if (len > declared_left()) {
+    fail(field, "length " + std::to_string(len) + " runs past the end of the body (" +
+                    std::to_string(declared_left()) + " bytes left)");
+    return 0;
+  }
+  return len;
+}
+
+uint64_t Reader::count(const char* field, uint64_t max, uint64_t min_entry_size) {
+  const uint64_t n = varint(field);
+  if (!ok()) return 0;
+  if (n > max) {
+    fail(field, "count " + std::to_string(n) + " exceeds the limit " + std::to_string(max));
+    return 0;
+  }
+  if (min_entry_size > 0 && n > declared_left() / min_entry_size) {
+    fail(field, "count " + std::to_string(n) + " cannot fit in the " +
+                    std::to_string(declared_left()) + " bytes left in the body");
+    return 0;
+  }
+  return n;
+}
+
+Reader Reader::child(const char* field, size_t n) {
+  return Reader(raw(field, n), form_, message_);
+}
+
+void Reader::adopt(const Reader& child, const char* field, uint64_t overrun_code) {
+  if (!ok() || child.ok()) return;
+  if (child.status() == DecodeStatus::NeedMore) {
+    fail_code(overrun_code, field,
+              "contents run past the declared length of " +
+                  std::to_string(child.consumed() + child.remaining()) + " bytes (" +
+                  child.error() + ")");
+    return;
+  }
+  // The child's text already names the message and the field.
+  status_ = DecodeStatus::Malformed;
+  code_ = child.code_;
+  error_ = child.error_;
+}
+
+void Reader::expect_end(const char* field) {
+  if (ok() && !at_end())
+    fail(field, std::to_string(remaining()) + " bytes left over after the last field");
 }
 
 void Writer::varint(uint64_t v) {

@@ -36,7 +36,7 @@ size_t varint_size(uint64_t v, VarintForm form) {
   return form == VarintForm::Quic ? quic_size(v) : leading_ones_size(v);
 }
 
-size_t encode_varint(uint64_t v, VarintForm form, uint8_t* out) {
+size_t detail::encode_long_varint(uint64_t v, VarintForm form, uint8_t* out) {
   if (form == VarintForm::Quic) {
     size_t n = quic_size(v);
     if (n == 0) return 0;
@@ -57,7 +57,7 @@ size_t encode_varint(uint64_t v, VarintForm form, uint8_t* out) {
   return n;
 }
 
-VarintDecode decode_varint(std::span<const uint8_t> in, VarintForm form) {
+VarintDecode detail::decode_long_varint(std::span<const uint8_t> in, VarintForm form) {
   if (in.empty()) return {DecodeStatus::NeedMore, 1, 0};
   const uint8_t first = in[0];
   size_t n;

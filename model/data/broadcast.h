@@ -28,8 +28,8 @@
 #include "model/async/clock.h"
 #include "model/async/executor.h"
 #include "model/async/list.h"
+#include "model/base/ref.h"
 #include "model/base/result.h"
-#include "model/data/ref.h"
 #include "model/data/track.h"
 
 namespace moq {

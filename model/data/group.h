@@ -26,9 +26,9 @@
 #include "model/async/executor.h"
 #include "model/base/buf_chain.h"
 #include "model/base/bytes.h"
+#include "model/base/ref.h"
 #include "model/base/result.h"
 #include "model/data/frame.h"
-#include "model/data/ref.h"
 
 namespace moq {
 

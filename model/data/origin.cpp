@@ -30,6 +30,12 @@ void announce_along(OriginNode& at, AnnounceEvent::Kind kind, const Path& path,
   at.listeners.for_each([&](AnnounceState& l) { l.push(kind, path, b); });
 }
 
+void notify_listeners(OriginNode& node) {
+  node.listeners.for_each([](AnnounceState& l) { l.events.notify_all(); });
+  for (auto& [segment, child] : node.children)
+    notify_listeners(*child);
+}
+
 void snapshot_into(const OriginNode& node, AnnounceState& listener) {
   if (node.broadcast) listener.push(AnnounceEvent::Kind::Announce, node.path, node.broadcast);
   for (const auto& [segment, child] : node.children)
@@ -112,6 +118,10 @@ Status OriginProducer::publish(const Path& path, const BroadcastConsumer& broadc
   if (!broadcast) {
     return Error{data_error::kInvalid, "publish '" + path.str() + "': empty broadcast handle"};
   }
+  if (s_->closed) {
+    return Error{data_error::kClosed,
+                 "publish '" + path.str() + "': the origin is closed: " + s_->closed->message};
+  }
   detail::BroadcastState* b = broadcast.state();
   if (b->closed) {
     return Error{data_error::kClosed,
@@ -134,6 +144,12 @@ Status OriginProducer::unpublish(const Path& path) {
   }
   detail::origin_unpublish(*node);
   return {};
+}
+
+void OriginProducer::close(Error reason) {
+  if (s_->closed) return;
+  s_->closed = std::move(reason);
+  detail::notify_listeners(s_->root);
 }
 
 OriginConsumer OriginProducer::consume() const {
@@ -180,13 +196,17 @@ size_t AnnounceConsumer::pending() const {
 
 Next AnnounceConsumer::next(AnnounceEvent& out) {
   detail::AnnounceState& s = *s_;
-  if (s.head == s.queue.size()) return Next::Pending;
+  if (s.head == s.queue.size()) return s.origin->closed ? Next::Aborted : Next::Pending;
   out = std::move(s.queue[s.head++]);
   return Next::Ready;
 }
 
 WaitList& AnnounceConsumer::events() const {
   return s_->events;
+}
+
+const Error& AnnounceConsumer::error() const {
+  return *s_->origin->closed;
 }
 
 }  // namespace moq

@@ -15,6 +15,11 @@
 // events() wait list is notified when an event is queued. Events carry the full path; use
 // Path::strip_prefix for the suffix a wire message needs.
 //
+// Closing. OriginProducer::close(reason) ends the origin: publish() fails from then on, and every
+// AnnounceConsumer (existing or made later) hands out the events still queued and then reports
+// Aborted with reason as its error(). A session closes the origin of the peer's announcements
+// when it closes, so no announcement listener waits forever.
+//
 // Ownership. OriginProducer / OriginConsumer are copyable handles on one shared state; the state
 // lives while any handle or AnnounceConsumer does. The trie holds a reference to each published
 // broadcast; the broadcast holds only a link back (to be unpublished when it closes), so there
@@ -32,9 +37,9 @@
 #include "model/async/executor.h"
 #include "model/async/list.h"
 #include "model/base/path.h"
+#include "model/base/ref.h"
 #include "model/base/result.h"
 #include "model/data/broadcast.h"
-#include "model/data/ref.h"
 
 namespace moq {
 
@@ -86,6 +91,7 @@ class OriginState {
 
   uint32_t refs = 0;
   OriginNode root;
+  std::optional<Error> closed;  // set by OriginProducer::close
 };
 
 // Ends the publication at this node (its broadcast closed, or unpublish was called).
@@ -124,6 +130,8 @@ class OriginProducer {
   Status publish(const Path& path, const BroadcastConsumer& broadcast);
   // Unlists the broadcast at path and announces its end. Fails with kNotFound.
   Status unpublish(const Path& path);
+  // Ends the origin with reason (see "Closing" above). Only the first call counts.
+  void close(Error reason);
   OriginConsumer consume() const;
 
  private:
@@ -161,9 +169,13 @@ class AnnounceConsumer {
   size_t initial_count() const;
   // Events not read yet.
   size_t pending() const;
-  // Ready with the next event, or Pending: wait on events().
+  // Ready with the next event; Pending: wait on events(); Aborted once the origin is closed and
+  // every queued event was read (error() says why).
   Next next(AnnounceEvent& out);
+  // Notified on each event and when the origin closes.
   WaitList& events() const;
+  // Why the origin closed (only after next() returned Aborted).
+  const Error& error() const;
 
  private:
   friend class OriginConsumer;

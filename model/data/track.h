@@ -45,11 +45,11 @@
 #include "model/async/clock.h"
 #include "model/async/executor.h"
 #include "model/async/list.h"
+#include "model/base/ref.h"
 #include "model/base/result.h"
+#include "model/base/ring.h"
 #include "model/data/group.h"
 #include "model/data/preferences.h"
-#include "model/data/ref.h"
-#include "model/data/ring.h"
 
 namespace moq {
 

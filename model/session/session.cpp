@@ -1,5 +1,7 @@
 #include "model/session/session.h"
 
+#include "model/base/unreachable.h"
+
 #include "model/session/ietf/ietf_session.h"
 #include "model/session/lite/lite_session.h"
 
@@ -9,24 +11,14 @@ namespace {
 // VERSION_NEGOTIATION_FAILED: the same session code in both families.
 constexpr uint64_t kVersionNegotiationFailed = 0x15;
 
-// The versions with an engine linked in.
-constexpr Version kImplemented[] = {Version::Lite06, Version::Lite07Wip, Version::Transport18,
-                                    Version::Transport22};
+// Every registered version: create_session() has an engine for each family.
+constexpr std::array<Version, kVersions.size()> kImplemented = [] {
+  std::array<Version, kVersions.size()> out{};
+  for (size_t i = 0; i < kVersions.size(); ++i)
+    out[i] = kVersions[i].version;
+  return out;
+}();
 }  // namespace
-
-std::optional<Version> parse_version(std::string_view name) {
-  for (const VersionInfo& v : kVersions) {
-    if (v.name == name) return v.version;
-  }
-  return std::nullopt;
-}
-
-std::optional<Version> version_from_alpn(std::string_view alpn) {
-  for (const VersionInfo& v : kVersions) {
-    if (v.alpn == alpn) return v.version;
-  }
-  return std::nullopt;
-}
 
 std::span<const Version> implemented_versions() {
   return kImplemented;
@@ -77,11 +69,13 @@ Result<std::unique_ptr<Session>> create_session(Connection& conn, Version versio
                                                 std::string(version_alpn(version)) + "' (" +
                                                 std::string(version_name(version)) + ")"};
   }
-  if (is_lite(version)) return lite::create_lite_session(conn, version, std::move(config));
-  if (version == Version::Transport18 || version == Version::Transport22)
-    return create_ietf_session(conn, version, std::move(config));
-  return Error{kVersionNegotiationFailed,
-               "create_session: no engine for " + std::string(version_name(version))};
+  switch (version_family(version)) {
+    case Family::Lite:
+      return lite::create_lite_session(conn, version, std::move(config));
+    case Family::Transport:
+      return create_ietf_session(conn, version, std::move(config));
+  }
+  unreachable();
 }
 
 Result<std::unique_ptr<Session>> create_session(Connection& conn, SessionConfig config) {

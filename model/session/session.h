@@ -38,43 +38,25 @@
 #include "model/base/result.h"
 #include "model/data/data.h"
 #include "model/transport.h"
+#include "model/wire/version.h"
 
 namespace moq::session {
 
 // ---- Versions ----
 
-enum class Version : uint8_t { Lite06, Lite07Wip, Transport18, Transport22 };
+// The registry lives with the wire codecs (model/wire/version.h) so that their own version enums
+// derive from it; sessions, scenarios and reports read it through these names.
+using ::moq::Family;
+using ::moq::kVersions;
+using ::moq::parse_version;
+using ::moq::Version;
+using ::moq::version_alpn;
+using ::moq::version_family;
+using ::moq::version_from_alpn;
+using ::moq::version_info;
+using ::moq::version_name;
+using ::moq::VersionInfo;
 
-struct VersionInfo {
-  Version version;
-  std::string_view name;  // what reports, case ids and the CLI call it
-  std::string_view alpn;  // the identifier negotiated by ALPN / WT-Protocol
-  bool lite;              // moq-lite family (else moq-transport)
-};
-
-inline constexpr std::array<VersionInfo, 4> kVersions = {{
-    {Version::Lite06, "moq-lite-06", "moq-lite-06", true},
-    {Version::Lite07Wip, "moq-lite-07-wip", "moq-lite-07-wip", true},
-    {Version::Transport18, "moq-transport-18", "moqt-18", false},
-    {Version::Transport22, "moq-transport-22", "moqt-22", false},
-}};
-
-constexpr const VersionInfo& version_info(Version v) {
-  return kVersions[static_cast<size_t>(v)];
-}
-constexpr std::string_view version_name(Version v) {
-  return version_info(v).name;
-}
-constexpr std::string_view version_alpn(Version v) {
-  return version_info(v).alpn;
-}
-constexpr bool is_lite(Version v) {
-  return version_info(v).lite;
-}
-// The version with this name ("moq-lite-06", ...), or nullopt.
-std::optional<Version> parse_version(std::string_view name);
-// The version negotiated under this ALPN ("moqt-18", ...), or nullopt.
-std::optional<Version> version_from_alpn(std::string_view alpn);
 // The versions create_session() can run, in kVersions order.
 std::span<const Version> implemented_versions();
 bool is_implemented(Version v);

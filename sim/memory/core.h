@@ -16,9 +16,9 @@
 #include "model/base/buf_chain.h"
 #include "model/base/bytes.h"
 #include "model/base/result.h"
+#include "model/base/ring.h"
 #include "model/transport.h"
 #include "sim/memory/memory_transport.h"
-#include "sim/memory/ring.h"
 
 namespace moq::sim::memory::detail {
 

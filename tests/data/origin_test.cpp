@@ -193,3 +193,39 @@ TEST(Origin, ListenersAndPublicationsComeAndGo) {
 
 }  // namespace
 }  // namespace moq
+
+namespace moq {
+namespace {
+
+TEST(Origin, CloseEndsEveryListenerAfterItsQueuedEvents) {
+  Fixture f;
+  f.publish("a/b");
+  AnnounceConsumer before = f.origin.consume().announced(Path("a"));
+  ASSERT_TRUE(f.origin.unpublish(Path("a/b")));
+  test::WakeCounterTask watcher(f.w.executor, before.events());
+  f.w.executor.run_until_idle();
+  const int polls = watcher.polls;
+  f.origin.close(Error{7, "session closed"});
+  f.w.executor.run_until_idle();
+  EXPECT_EQ(watcher.polls, polls + 1);  // the close wakes the listener
+  // The queued events first, then the end (not Pending forever).
+  AnnounceEvent e;
+  ASSERT_EQ(before.next(e), Next::Ready);
+  ASSERT_EQ(before.next(e), Next::Ready);
+  EXPECT_EQ(e.kind, Kind::Unannounce);
+  ASSERT_EQ(before.next(e), Next::Aborted);
+  EXPECT_EQ(before.error().code, 7u);
+  EXPECT_EQ(before.error().message, "session closed");
+  // A listener made after the close ends at once; publishing is refused.
+  AnnounceConsumer after = f.origin.consume().announced(Path());
+  EXPECT_EQ(after.next(e), Next::Aborted);
+  Status st = f.origin.publish(Path("x"), f.make());
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, data_error::kClosed);
+  EXPECT_NE(st.error().message.find("origin is closed"), std::string::npos);
+  f.origin.close(Error{9, "again"});  // only the first close counts
+  EXPECT_EQ(after.error().code, 7u);
+}
+
+}  // namespace
+}  // namespace moq

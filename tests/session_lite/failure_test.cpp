@@ -234,8 +234,8 @@ TEST(Versions, RegistryNamesAndAlpns) {
   ASSERT_GE(implemented.size(), 2u);
   EXPECT_EQ(implemented[0], Version::Lite06);
   EXPECT_EQ(implemented[1], Version::Lite07Wip);
-  EXPECT_TRUE(session::is_lite(Version::Lite07Wip));
-  EXPECT_FALSE(session::is_lite(Version::Transport18));
+  EXPECT_EQ(session::version_family(Version::Lite07Wip), session::Family::Lite);
+  EXPECT_EQ(session::version_family(Version::Transport18), session::Family::Transport);
 }
 
 TEST(Versions, AlpnMismatchIsAVersionNegotiationFailure) {

@@ -21,8 +21,9 @@ constexpr size_t kRunObjects = 96;
 
 // Appends header + payload references for frames [from, to) of g to chain, encoding the headers
 // of each run into one arena reservation. encode(i, out, first) writes frame i's header and
-// returns its size (0: stop there; the callers' encoders return 0 only on a bug). Returns the
-// index reached.
+// returns its size; 0 ends the run there (a header only the codec writes, which needs a run's
+// first slot: the next run starts with it), and 0 for a run's first frame stops (the callers'
+// encoders refuse only on a bug). Returns the index reached.
 template <class Encode>
 size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
                     size_t to, size_t max_first, Encode&& encode) {
@@ -47,7 +48,7 @@ size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, s
       g.frame(i + j).append_to(chain);
     }
     i += k;
-    if (k < run) break;
+    if (k == 0) break;
   }
   return i;
 }

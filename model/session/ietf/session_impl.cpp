@@ -17,10 +17,6 @@ namespace {
 constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
 constexpr std::string_view kImplementation = "moqbench";
 
-w::IetfVersion wire_version(Version v) {
-  return v == Version::Transport18 ? w::IetfVersion::Draft18 : w::IetfVersion::Draft22;
-}
-
 }  // namespace
 
 int64_t data_send_order(uint8_t local_priority, uint64_t group, bool ascending) {
@@ -179,7 +175,7 @@ class Driver final : public Task {
 IetfSession::IetfSession(Connection& conn, Version version, SessionConfig config)
     : conn_(conn),
       version_(version),
-      v_(wire_version(version)),
+      v_(*w::ietf_version(version)),
       config_(std::move(config)),
       next_request_id_(conn.is_client() ? 0 : 1),
       peer_ids_(conn.is_client() ? 1 : 0),
@@ -214,20 +210,27 @@ void IetfSession::violation(Error e) {
 
 void IetfSession::close(uint64_t code, std::string_view reason) {
   if (closed_) return;
-  closed_ = true;
-  error_ = Error{code, std::string(reason)};
   conn_.close(code, reason);
-  closed_list_.notify_all();
-  closing_.notify_all();
+  shut(Error{code, std::string(reason)});
 }
 
 void IetfSession::on_connection_closed() {
-  if (!closed_) {
-    closed_ = true;
-    error_ = session_error();
-    closed_list_.notify_all();
-    closing_.notify_all();
+  if (!closed_) shut(session_error());
+}
+
+void IetfSession::shut(Error reason) {
+  closed_ = true;
+  error_ = std::move(reason);
+  // Viewers of the peer's broadcasts see them go (announce listeners get Unannounce), then the
+  // end of the announcements, so no announced() consumer waits forever.
+  while (!remote_broadcasts_.empty()) {
+    RemoteBroadcast* rb = remote_broadcasts_.begin()->second;
+    remote_broadcasts_.erase(remote_broadcasts_.begin());
+    rb->retire(*error_);
   }
+  remote_.close(*error_);
+  closed_list_.notify_all();
+  closing_.notify_all();
 }
 
 Result<Bytes> IetfSession::pack_scratch() {
@@ -347,7 +350,8 @@ void IetfSession::remote_unannounce(const Path& path) {
   RemoteBroadcast* rb = it->second;
   if (--rb->announce_refs > 0) return;
   remote_broadcasts_.erase(it);
-  rb->retire();  // closing it unpublishes it; the tracks already running go on
+  // Closing it unpublishes it; the tracks already running go on.
+  rb->retire(Error{0, "broadcast '" + path.str() + "' no longer announced"});
 }
 
 bool IetfSession::route_fetch_stream(uint64_t request_id, StreamInput& input) {

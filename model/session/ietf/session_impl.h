@@ -188,6 +188,7 @@ class IetfSession final : public Session {
 
  private:
   Result<Bytes> pack_scratch();
+  void shut(Error reason);
 
   Connection& conn_;
   Version version_;

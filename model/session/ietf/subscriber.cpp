@@ -46,9 +46,9 @@ RemoteBroadcast::~RemoteBroadcast() {
   s_.forget_remote(path_, this);
 }
 
-void RemoteBroadcast::retire() {
+void RemoteBroadcast::retire(Error reason) {
   retired_ = true;
-  producer_.close(Error{0, "broadcast '" + path_.str() + "' no longer announced"});
+  producer_.close(std::move(reason));
   wake();
 }
 

@@ -34,8 +34,9 @@ class RemoteBroadcast final : public Task {
   ~RemoteBroadcast() override;
   Poll poll() override;
   BroadcastConsumer consume() const { return producer_.consume(); }
-  // No longer announced: close the broadcast (its running tracks go on) and end.
-  void retire();
+  // No longer announced, or the session closed: close the broadcast with reason (its running
+  // tracks go on) and end.
+  void retire(Error reason);
   uint32_t announce_refs = 0;
 
  private:

@@ -9,15 +9,9 @@ namespace moq::session::lite {
 namespace session_code = wire::lite::session_code;
 using wire::lite::LiteVersion;
 
-namespace {
-LiteVersion wire_version_of(Version v) {
-  return v == Version::Lite06 ? LiteVersion::Lite06 : LiteVersion::Lite07Wip;
-}
-}  // namespace
-
 Result<std::unique_ptr<Session>> create_lite_session(Connection& conn, Version version,
                                                      SessionConfig config) {
-  if (version != Version::Lite06 && version != Version::Lite07Wip) {
+  if (!wire::lite::lite_version(version)) {
     return Error{session_code::kVersionNegotiationFailed,
                  std::string(version_name(version)) + " is not a moq-lite version"};
   }
@@ -27,7 +21,7 @@ Result<std::unique_ptr<Session>> create_lite_session(Connection& conn, Version v
 LiteSession::LiteSession(Connection& conn, Version version, SessionConfig config)
     : conn_(conn),
       version_(version),
-      wire_(wire_version_of(version)),
+      wire_(*wire::lite::lite_version(version)),
       config_(std::move(config)),
       client_(conn.is_client()),
       pools_(std::make_unique<Pools>()) {
@@ -81,6 +75,8 @@ void LiteSession::shut(Error reason) {
   // Viewers of the peer's broadcasts see the end (announce listeners get Unannounce).
   for (auto& [path, m] : mirrors_)
     m.broadcast.close(*error_);
+  // ...and then the end of the announcements, so no announced() consumer waits forever.
+  mirror_origin_.close(*error_);
   // Every task ends its job on its next poll (SessionTask::poll).
   active_.for_each([](SessionTask& t) { t.wake(); });
   closed_list_.notify_all();

@@ -2,12 +2,6 @@
 
 namespace moq::ietf {
 
-std::optional<IetfVersion> version_from_alpn(std::string_view name) {
-  if (name == alpn(IetfVersion::Draft18)) return IetfVersion::Draft18;
-  if (name == alpn(IetfVersion::Draft22)) return IetfVersion::Draft22;
-  return std::nullopt;
-}
-
 const char* message_type_name(uint64_t type, IetfVersion v) {
   switch (type) {
     case 0x02:

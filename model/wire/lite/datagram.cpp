@@ -1,7 +1,6 @@
 #include "model/wire/lite/datagram.h"
 
 #include "model/wire/lite/detail/body_codec.h"
-#include "model/wire/lite/detail/varint_fast.h"
 
 namespace moq::wire::lite {
 
@@ -10,7 +9,7 @@ size_t encode_datagram_header(const DatagramHeader& h, size_t payload_size, Lite
   const VarintForm form = varint_form(v);
   size_t n = 0;
   for (uint64_t field : {h.subscribe_id, h.group, h.timestamp}) {
-    const size_t k = detail::put_varint(field, form, out + n);
+    const size_t k = encode_varint(field, form, out + n);
     if (k == 0) return 0;
     n += k;
   }
@@ -30,7 +29,7 @@ DecodeResult<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, 
   uint64_t values[3];
   size_t pos = 0;
   for (int i = 0; i < 3; ++i) {
-    const VarintDecode d = detail::get_varint(datagram.subspan(pos), form);
+    const VarintDecode d = decode_varint(datagram.subspan(pos), form);
     if (d.status != DecodeStatus::Ok) {
       return detail::malformed<DatagramHeader>(detail::field_error(
           DatagramHeader::kName, kFields[i],

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "model/base/decoded.h"
 #include "model/base/result.h"
 #include "model/base/varint.h"
 
@@ -19,26 +20,8 @@ inline constexpr size_t kMaxHops = 32;
 // Most parameters in one SETUP (the Rust stack's limit).
 inline constexpr uint64_t kMaxSetupParameters = 64;
 
-// The outcome of decoding one message from the front of a byte span:
-//  - Ok: `value` holds the message and `consumed` the bytes it took (the rest is not touched).
-//  - NeedMore: the span is a strict prefix of a message that may still be valid; retry once the
-//    span holds at least `needed` bytes (always more than were given). No allocation.
-//  - Malformed: `error.message` names the message, the field and the value ("SUBSCRIBE: field
-//    'Track Name': ..."); `error.code` is session_code::kProtocolViolation, the code to close
-//    the session with (datagrams are dropped instead, see datagram.h).
-// A decoder never reads past the span and never returns NeedMore once the bytes it has already
-// seen are invalid.
+// Every decoder returns the shared shape (model/base/decoded.h).
 template <class T>
-struct DecodeResult {
-  DecodeStatus status = DecodeStatus::NeedMore;
-  size_t consumed = 0;
-  size_t needed = 0;
-  T value{};
-  Error error;
-
-  bool ok() const { return status == DecodeStatus::Ok; }
-  bool need_more() const { return status == DecodeStatus::NeedMore; }
-  bool malformed() const { return status == DecodeStatus::Malformed; }
-};
+using DecodeResult = Decoded<T>;
 
 }  // namespace moq::wire::lite

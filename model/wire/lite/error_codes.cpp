@@ -61,7 +61,7 @@ const char* stream_code_name(uint64_t code, LiteVersion v) {
     case stream_code::kTimestampMismatch:
       return "provisional TIMESTAMP_MISMATCH";
     case stream_code::kUnauthorized07:
-      return v == LiteVersion::Lite07Wip ? "UNAUTHORIZED" : "unspecified";
+      return stream_unauthorized_code(v) ? "UNAUTHORIZED" : "unspecified";
   }
   return is_application_code(code) ? "application" : "unspecified";
 }

@@ -50,7 +50,7 @@ inline constexpr uint64_t kUnauthorized07 = 0x3a;
 
 // The stream-level UNAUTHORIZED code where the version has one (-07 only).
 constexpr std::optional<uint64_t> stream_unauthorized_code(LiteVersion v) {
-  if (v == LiteVersion::Lite07Wip) return stream_code::kUnauthorized07;
+  if (has_auth(v)) return stream_code::kUnauthorized07;
   return std::nullopt;
 }
 

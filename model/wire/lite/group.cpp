@@ -1,7 +1,6 @@
 #include "model/wire/lite/group.h"
 
 #include "model/wire/lite/detail/body_codec.h"
-#include "model/wire/lite/detail/varint_fast.h"
 
 namespace moq::wire::lite {
 namespace {
@@ -16,7 +15,7 @@ size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
   const VarintForm form = varint_form(v);
   uint8_t* p = out + 1;
   for (uint64_t field : {h.subscribe_id, h.sequence, h.frame_start}) {
-    const size_t n = detail::put_varint(field, form, p);
+    const size_t n = encode_varint(field, form, p);
     if (n == 0) return 0;
     p += n;
   }
@@ -33,7 +32,7 @@ size_t encode_group_stream_header(const GroupHeader& h, LiteVersion v, uint8_t* 
 
 DecodeResult<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersion v) {
   const VarintForm form = varint_form(v);
-  const VarintDecode len = detail::get_varint(in, form);
+  const VarintDecode len = decode_varint(in, form);
   if (len.status != DecodeStatus::Ok) return detail::need_more<GroupHeader>(len.length);
   if (len.value > kMaxMessageLength) {
     return detail::malformed<GroupHeader>(
@@ -48,7 +47,7 @@ DecodeResult<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteV
   uint64_t values[3];
   size_t pos = 0;
   for (int i = 0; i < 3; ++i) {
-    const VarintDecode d = detail::get_varint(body.subspan(pos), form);
+    const VarintDecode d = decode_varint(body.subspan(pos), form);
     if (d.status != DecodeStatus::Ok) {
       // The varint's first byte already tells whether it can fit in the declared body.
       if (!complete && pos + d.length <= body_length) {
@@ -78,20 +77,20 @@ size_t encode_frame_header(int64_t timestamp_delta, uint64_t payload_size, LiteV
   if (timestamp_delta < kMinTimestampDelta || timestamp_delta > kMaxTimestampDelta) return 0;
   if (payload_size > kMaxMessageLength) return 0;
   const VarintForm form = varint_form(v);
-  const size_t n = detail::put_varint(zigzag_encode(timestamp_delta), form, out);
-  return n + detail::put_varint(payload_size, form, out + n);
+  const size_t n = encode_varint(zigzag_encode(timestamp_delta), form, out);
+  return n + encode_varint(payload_size, form, out + n);
 }
 
 DecodeResult<FrameHeader> decode_frame_header(std::span<const uint8_t> in, LiteVersion v) {
   const VarintForm form = varint_form(v);
-  const VarintDecode delta = detail::get_varint(in, form);
+  const VarintDecode delta = decode_varint(in, form);
   if (delta.status != DecodeStatus::Ok) return detail::need_more<FrameHeader>(delta.length);
   if (delta.value > kMaxZigzag) {
     return detail::malformed<FrameHeader>(detail::field_error(
         FrameHeader::kName, "Timestamp Delta",
         "zigzag value " + std::to_string(delta.value) + " is outside [-2^61, 2^61)"));
   }
-  const VarintDecode len = detail::get_varint(in.subspan(delta.length), form);
+  const VarintDecode len = decode_varint(in.subspan(delta.length), form);
   if (len.status != DecodeStatus::Ok) {
     return detail::need_more<FrameHeader>(delta.length + len.length);
   }

@@ -33,31 +33,10 @@ std::string field_error(const char* message, const char* field, const std::strin
 
 template <class T>
 DecodeResult<T> malformed(std::string message) {
-  DecodeResult<T> r;
-  r.status = DecodeStatus::Malformed;
-  r.error = Error{session_code::kProtocolViolation, std::move(message)};
-  return r;
+  return moq::malformed<T>(Error{session_code::kProtocolViolation, std::move(message)});
 }
-
-template <class T>
-DecodeResult<T> need_more(size_t needed) {
-  DecodeResult<T> r;
-  r.status = DecodeStatus::NeedMore;
-  r.needed = needed;
-  return r;
-}
-
-// Moves a result of one message type into a result of a wider type (a variant of replies).
-template <class To, class From>
-DecodeResult<To> widen(DecodeResult<From>&& from) {
-  DecodeResult<To> to;
-  to.status = from.status;
-  to.consumed = from.consumed;
-  to.needed = from.needed;
-  if (from.ok()) to.value = To(std::move(from.value));
-  to.error = std::move(from.error);
-  return to;
-}
+using moq::need_more;
+using moq::widen;
 
 class BodyReader {
  public:

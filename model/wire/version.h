@@ -1,0 +1,66 @@
+// The protocol versions moqbench knows: one registry, read by the wire codecs, the sessions, the
+// harness and the reports. Each family's codec has its own version enum (wire/lite/version.h,
+// wire/ietf/version.h) whose names and ALPN identifiers come from here, and every switch over a
+// version is exhaustive, so adding a version here makes -Werror (-Wswitch) list every place
+// that must decide what the new version does.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace moq {
+
+enum class Version : uint8_t { Lite06, Lite07Wip, Transport18, Transport22 };
+
+enum class Family : uint8_t {
+  Lite,       // moq-lite (model/wire/lite, model/session/lite)
+  Transport,  // moq-transport, the IETF drafts (model/wire/ietf, model/session/ietf)
+};
+
+struct VersionInfo {
+  Version version;
+  std::string_view name;  // what reports, case ids and the CLI call it
+  std::string_view alpn;  // the identifier negotiated by ALPN / WT-Protocol
+  Family family;
+};
+
+// In Version order: kVersions[size_t(v)] describes v.
+inline constexpr std::array<VersionInfo, 4> kVersions = {{
+    {Version::Lite06, "moq-lite-06", "moq-lite-06", Family::Lite},
+    {Version::Lite07Wip, "moq-lite-07-wip", "moq-lite-07-wip", Family::Lite},
+    {Version::Transport18, "moq-transport-18", "moqt-18", Family::Transport},
+    {Version::Transport22, "moq-transport-22", "moqt-22", Family::Transport},
+}};
+
+constexpr const VersionInfo& version_info(Version v) {
+  return kVersions[static_cast<size_t>(v)];
+}
+constexpr std::string_view version_name(Version v) {
+  return version_info(v).name;
+}
+constexpr std::string_view version_alpn(Version v) {
+  return version_info(v).alpn;
+}
+constexpr Family version_family(Version v) {
+  return version_info(v).family;
+}
+
+// The version with this name ("moq-lite-06", ...), or nullopt.
+constexpr std::optional<Version> parse_version(std::string_view name) {
+  for (const VersionInfo& v : kVersions) {
+    if (v.name == name) return v.version;
+  }
+  return std::nullopt;
+}
+// The version negotiated under this ALPN ("moqt-18", ...), or nullopt.
+constexpr std::optional<Version> version_from_alpn(std::string_view alpn) {
+  for (const VersionInfo& v : kVersions) {
+    if (v.alpn == alpn) return v.version;
+  }
+  return std::nullopt;
+}
+
+}  // namespace moq

@@ -2,6 +2,7 @@
 // references). Consuming from the front never copies payload; storage is reused after clear().
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -68,6 +69,16 @@ class BufChain {
     chunks_.clear();
     head_ = 0;
     size_ = 0;
+  }
+
+  // Moves what is left to the front of the storage. A chain that is written while it grows (a
+  // stream past its flow-control window) may never drain completely; its owner compacts it after
+  // a partial write so that the consumed slots are reused instead of the vector growing.
+  void compact() {
+    if (head_ == 0) return;
+    std::move(chunks_.begin() + static_cast<std::ptrdiff_t>(head_), chunks_.end(), chunks_.begin());
+    chunks_.resize(chunks_.size() - head_);
+    head_ = 0;
   }
 
  private:

@@ -19,8 +19,8 @@ class Ring {
  public:
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  size_t capacity() const { return slots_.size(); }
-  bool full() const { return size_ == slots_.size(); }
+  size_t capacity() const { return capacity_; }
+  bool full() const { return size_ == capacity_; }
 
   // i-th element from the front, i < size().
   T& operator[](size_t i) { return slots_[(head_ + i) & mask_]; }
@@ -66,11 +66,13 @@ class Ring {
     for (size_t i = 0; i < size_; ++i)
       bigger[i] = std::move((*this)[i]);
     slots_.swap(bigger);
-    mask_ = slots_.size() - 1;
+    capacity_ = slots_.size();
+    mask_ = capacity_ - 1;
     head_ = 0;
   }
 
   std::vector<T> slots_;  // size is zero or a power of two
+  size_t capacity_ = 0;   // slots_.size(), kept at hand for the per-push check
   size_t mask_ = 0;
   size_t head_ = 0;
   size_t size_ = 0;

@@ -26,7 +26,7 @@ TEST_P(Flow, TinyWindowsStillDeliverEveryFrame) {
     GroupConsumer group;
     ASSERT_EQ(track.next(group), Next::Ready);
     Drained d = drain_frames(group);
-    EXPECT_EQ(d.last, Next::End);
+    EXPECT_EQ(d.last, Next::End) << (d.last == Next::Aborted ? group.error().message : "");
     ASSERT_EQ(d.frames.size(), 40u);
     for (uint64_t f = 0; f < 40; ++f)
       EXPECT_EQ(d.frames[f], payload(group.sequence(), f));

@@ -1,19 +1,16 @@
 // Streams the peer opens: the accept loop, and the tasks that read a stream's type and either
-// handle it (SETUP, group streams) or hand it to the task serving that request.
+// handle it (the peer's SETUP, a group stream) or hand it to the task serving that request.
 #pragma once
 
 #include <cstdint>
 
 #include "model/async/executor.h"
-#include "model/data/group.h"
-#include "model/session/lite/frames.h"
-#include "model/session/lite/message_reader.h"
+#include "model/session/core/stream_input.h"
+#include "model/session/lite/group.h"
 #include "model/session/lite/task.h"
 #include "model/transport.h"
 
 namespace moq::session::lite {
-
-class LiteSession;
 
 // Accepts every stream the peer opens and notices when the connection closes. Lives as long as
 // the session (not pooled).
@@ -28,11 +25,10 @@ class AcceptTask final : public Task {
   Waiter closed_{*this};
 };
 
-// A uni stream: SETUP (decoded, then the FIN checked) or a group stream (GROUP header, then
-// FRAMEs into a group of the subscription it names). Unknown types are stopped.
-class UniInboundTask final : public SessionTask {
+// A uni stream: the peer's SETUP, or a group stream. Unknown types are stopped.
+class UniInboundTask final : public UniTask {
  public:
-  UniInboundTask(LiteSession& s, TaskPoolBase& p) : SessionTask(s, p, "lite uni inbound") {}
+  UniInboundTask(LiteSession& s, TaskPoolBase& p) : UniTask(s, p, "lite uni inbound") {}
   void start(RecvStreamPtr stream);
 
  protected:
@@ -41,26 +37,20 @@ class UniInboundTask final : public SessionTask {
   void clear() override;
 
  private:
-  enum class State : uint8_t { Type, Setup, SetupEnd, GroupHeader, Frames };
-  Poll group_header();
-  Poll frames();
-  std::string describe() const;
+  enum class State : uint8_t { Type, Setup, GroupHeader, Frames };
 
   State state_ = State::Type;
-  RecvStreamPtr stream_;
-  MessageReader reader_;
-  GroupProducer group_;
-  uint64_t subscribe_id_ = 0;
-  std::string track_;  // the subscription's track, for errors
-  FrameParser parser_;
+  core::StreamInput in_;
+  bool setup_read_ = false;
+  GroupReceiver group_;
   Waiter waiter_{*this};
 };
 
 // A bidi stream: reads the type, then hands the stream to the task serving that request.
 // Unknown types (and Probe, which this endpoint never offers) are reset and stopped.
-class BidiInboundTask final : public SessionTask {
+class BidiInboundTask final : public UniTask {
  public:
-  BidiInboundTask(LiteSession& s, TaskPoolBase& p) : SessionTask(s, p, "lite bidi inbound") {}
+  BidiInboundTask(LiteSession& s, TaskPoolBase& p) : UniTask(s, p, "lite bidi inbound") {}
   void start(BidiStream stream);
 
  protected:
@@ -70,8 +60,8 @@ class BidiInboundTask final : public SessionTask {
  private:
   void dispatch(uint64_t type);
 
-  BidiStream stream_;
-  MessageReader reader_;
+  SendStreamPtr send_;
+  core::StreamInput in_;
   Waiter waiter_{*this};
 };
 

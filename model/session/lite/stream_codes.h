@@ -1,26 +1,28 @@
-// Small stream helpers shared by the session's tasks.
+// What the lite engine's streams share beyond model/session/core: the send-order convention,
+// the stream codes data-model errors map onto, and reading FRAMEs into a group.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "model/async/executor.h"
-#include "model/base/buf_chain.h"
 #include "model/base/result.h"
 #include "model/data/group.h"
+#include "model/session/core/stream_input.h"
 #include "model/session/lite/frames.h"
-#include "model/session/lite/message_reader.h"
-#include "model/transport.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::session::lite {
 
-enum class Flush : uint8_t { Done, Pending, Failed };
-
-// Writes as much of out as the stream takes (one gather write). Pending: the rest waits, and
-// waiter is armed on writable(). Failed: the peer stopped the stream or the connection closed
-// (error set).
-Flush flush(SendStream& stream, BufChain& out, Waiter& waiter, Error* error = nullptr);
+// Send orders (higher first, one convention everywhere): control streams above all data, then
+// subscriber priority, then newer groups first.
+inline constexpr int64_t kControlSendOrder = INT64_MAX;
+inline constexpr int kPrioritySendShift = 48;
+constexpr int64_t data_send_order(uint8_t priority, uint64_t sequence) {
+  constexpr uint64_t kSeqMask = (uint64_t{1} << kPrioritySendShift) - 1;
+  return static_cast<int64_t>((uint64_t{priority} << kPrioritySendShift) |
+                              (sequence < kSeqMask ? sequence : kSeqMask));
+}
 
 // What receive_frames() found.
 enum class FramesEnd : uint8_t {
@@ -39,12 +41,8 @@ struct FramesResult {
 };
 
 // Reads every chunk available, appending complete frames to group.
-FramesResult receive_frames(RecvStream& stream, Waiter& waiter, FrameParser& parser,
+FramesResult receive_frames(core::StreamInput& in, Waiter& waiter, FrameParser& parser,
                             GroupProducer& group, wire::lite::LiteVersion v);
-
-// Reads and discards until the peer ends its half (FIN, reset or connection error): true then;
-// false while it has not (waiter armed). Counts a reset in resets_received.
-bool drain(RecvStream& stream, MessageReader& reader, Waiter& waiter, uint64_t& resets_received);
 
 // The stream code to reset with when a data-model object ended with error: data-model codes map
 // onto moq-lite stream codes; codes that already are stream codes pass through.

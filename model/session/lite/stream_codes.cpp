@@ -1,4 +1,4 @@
-#include "model/session/lite/stream_io.h"
+#include "model/session/lite/stream_codes.h"
 
 #include <cstdio>
 
@@ -9,25 +9,15 @@ namespace moq::session::lite {
 
 namespace stream_code = wire::lite::stream_code;
 
-Flush flush(SendStream& stream, BufChain& out, Waiter& waiter, Error* error) {
-  if (out.empty()) return Flush::Done;
-  Result<size_t> r = stream.write(out);
-  if (!r.ok()) [[unlikely]] {
-    out.clear();
-    if (error) *error = r.error();
-    return Flush::Failed;
-  }
-  if (out.empty()) [[likely]]
-    return Flush::Done;
-  waiter.wait(stream.writable());
-  return Flush::Pending;
-}
-
-FramesResult receive_frames(RecvStream& stream, Waiter& waiter, FrameParser& parser,
+FramesResult receive_frames(core::StreamInput& in, Waiter& waiter, FrameParser& parser,
                             GroupProducer& group, wire::lite::LiteVersion v) {
+  // The parser consumes each chunk whole (it keeps a split header itself). Frames that came
+  // with the header first, then chunks straight from the stream.
   Bytes chunk;
-  for (;;) {
-    const ReadResult r = stream.read(chunk);
+  RecvStream& stream = in.stream();
+  ReadResult r{ReadStatus::Data};
+  if (!in.take_current(chunk)) r = stream.read(chunk);
+  for (;; r = stream.read(chunk)) {
     switch (r.status) {
       case ReadStatus::Data:
         if (Status st = parser.feed(std::move(chunk), group, v); !st) [[unlikely]] {
@@ -51,26 +41,6 @@ FramesResult receive_frames(RecvStream& stream, Waiter& waiter, FrameParser& par
         return {FramesEnd::Reset, r.code, {}};
       case ReadStatus::Error:
         return {FramesEnd::Failed, r.code, {}};
-    }
-  }
-}
-
-bool drain(RecvStream& stream, MessageReader& reader, Waiter& waiter, uint64_t& resets_received) {
-  for (;;) {
-    const ReadResult r = reader.read_more(stream);
-    switch (r.status) {
-      case ReadStatus::Data:
-        reader.clear();  // nothing more is expected; extra bytes are ignored
-        continue;
-      case ReadStatus::WouldBlock:
-        waiter.wait(stream.readable());
-        return false;
-      case ReadStatus::Reset:
-        ++resets_received;
-        return true;
-      case ReadStatus::Fin:
-      case ReadStatus::Error:
-        return true;
     }
   }
 }

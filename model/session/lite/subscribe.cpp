@@ -1,0 +1,462 @@
+#include "model/session/lite/subscribe.h"
+
+#include "model/data/errors.h"
+#include "model/session/core/dispatch.h"
+#include "model/session/lite/group.h"
+#include "model/session/lite/lite_session.h"
+#include "model/session/lite/pools.h"
+#include "model/session/lite/stream_codes.h"
+
+namespace moq::session::lite {
+
+namespace stream_code = wire::lite::stream_code;
+using wire::lite::LiteVersion;
+
+namespace {
+// -07: how long the subscriber waits for group streams announced by SUBSCRIBE_END's Stream
+// Count (streams reset before their header never show up).
+constexpr uint64_t kTailGraceNs = 1'000'000'000;
+
+bool same_on_wire(const PreferenceSummary& a, const PreferenceSummary& b) {
+  return a.priority == b.priority && a.max_age_ms == b.max_age_ms &&
+         a.group_start == b.group_start && a.group_end == b.group_end;
+}
+}  // namespace
+
+// ---- Publisher ----
+
+void SubscribeServeTask::start(SendStreamPtr send, core::StreamInput& input) {
+  adopt(std::move(send), input);
+  wake();
+}
+
+void SubscribeServeTask::clear() {
+  cancel_senders(stream_code::kCancelled);
+  BidiTask::clear();
+  phase_ = Phase::Request;
+  track_ = TrackConsumer();
+  ok_sent_ = false;
+  end_known_ = false;
+  end_group_ = 0;
+  end_sent_ = false;
+  streams_started_ = 0;
+  streams_open_ = 0;
+  track_waiter_.cancel();
+}
+
+void SubscribeServeTask::sender_done(GroupSendTask& sender) {
+  IntrusiveList<GroupSendTask, SenderTag>::remove(sender);
+  wake();
+}
+
+void SubscribeServeTask::cancel_senders(uint64_t code) {
+  while (GroupSendTask* s = senders_.pop_front())
+    s->cancel(code);
+}
+
+TrackPreferences SubscribeServeTask::preferences() const {
+  const wire::lite::SubscribeOptions& o = req_.options;
+  TrackPreferences p;
+  p.priority = o.priority;
+  p.max_age_ms = o.max_age_ms;
+  if (!o.live()) p.group_start = o.group_start;
+  p.group_end = o.group_end;
+  return p;
+}
+
+Poll SubscribeServeTask::step() {
+  if (phase_ == Phase::Request) return request();
+  Poll result = Poll::Pending;
+  if (!read_updates(result)) return result;
+  if (!take_groups(result)) return result;
+  if (flush() == core::Flush::Failed) {
+    cancel_senders(stream_code::kCancelled);
+    return Poll::Done;
+  }
+  // -07 counts the group streams in SUBSCRIBE_END, so it waits until every one is open.
+  const LiteVersion v = session_.wire_version();
+  const bool counts = wire::lite::subscribe_end_has_stream_count(v);
+  if (end_known_ && !end_sent_ && (!counts || streams_open_ == streams_started_)) {
+    if (Result<Bytes> end =
+            session_.encode(wire::lite::SubscribeEnd{end_group_, counts ? streams_started_ : 0}))
+      send(std::move(*end));
+    end_sent_ = true;
+    if (flush() == core::Flush::Failed) return Poll::Done;
+  }
+  // Our FIN: after SUBSCRIBE_END once every group stream is done; on -07 also after the
+  // subscriber's FIN (its tail accounting settled).
+  const bool wait_peer = wire::lite::subscribe_completes_on_subscriber_fin(v);
+  if (end_sent_ && !send_ended_ && senders_.empty() && out_.idle() && (!wait_peer || peer_fin_))
+    (void)finish();
+  if (send_ended_ && peer_fin_) return Poll::Done;
+  return Poll::Pending;
+}
+
+Poll SubscribeServeTask::request() {
+  const LiteVersion v = session_.wire_version();
+  switch (next(
+      wire::lite::Subscribe::kName,
+      [v](std::span<const uint8_t> in) { return wire::lite::Subscribe::decode(in, v); }, req_)) {
+    case core::In::Message:
+      break;
+    case core::In::Pending:
+    case core::In::Malformed:
+      return Poll::Pending;
+    case core::In::Fin:
+    case core::In::Reset:
+    case core::In::Closed:
+      return Poll::Done;
+  }
+  if (!req_.check()) {
+    // A frame-range rule broken: the spec answers with a stream reset, not a session close.
+    ++session_.stats().protocol_errors;
+    cancel(stream_code::kInternalError);
+    return Poll::Done;
+  }
+  Result<TrackConsumer> track =
+      session_.find_track(Path(req_.broadcast), req_.track, preferences());
+  if (!track) {
+    cancel(reset_code_for(track.error()));
+    return Poll::Done;
+  }
+  track_ = std::move(*track);
+  send_->set_send_order(kControlSendOrder);
+  phase_ = Phase::Active;
+  return step();
+}
+
+bool SubscribeServeTask::read_updates(Poll& result) {
+  const LiteVersion v = session_.wire_version();
+  while (!peer_fin_) {
+    wire::lite::SubscribeUpdate update;
+    switch (next(
+        wire::lite::SubscribeUpdate::kName,
+        [v](std::span<const uint8_t> in) { return wire::lite::SubscribeUpdate::decode(in, v); },
+        update)) {
+      case core::In::Message:
+        if (!update.check()) {
+          ++session_.stats().protocol_errors;
+          cancel(stream_code::kInternalError);
+          result = Poll::Done;
+          return false;
+        }
+        req_.options = update.options;
+        track_.update(preferences());
+        continue;
+      case core::In::Pending:
+        return true;
+      case core::In::Malformed:
+        result = Poll::Pending;
+        return false;
+      case core::In::Fin:
+        if (!end_sent_) {
+          // The subscriber closed first: paired close, no more groups.
+          cancel_senders(stream_code::kCancelled);
+          (void)finish();
+          result = Poll::Done;
+          return false;
+        }
+        return true;
+      case core::In::Reset:
+        // The routine unsubscribe (CANCELLED) or any abort: end everything.
+        cancel_senders(stream_code::kCancelled);
+        cancel(stream_code::kCancelled);
+        result = Poll::Done;
+        return false;
+      case core::In::Closed:
+        result = Poll::Done;
+        return false;
+    }
+  }
+  return true;
+}
+
+bool SubscribeServeTask::take_groups(Poll& result) {
+  while (!end_known_) {
+    if (track_.status() == TrackStatus::Pending) {
+      track_waiter_.wait(track_.state_changed());
+      return true;
+    }
+    GroupConsumer group;
+    switch (track_.next(group)) {
+      case Next::Ready:
+        if (!ok_sent_) {
+          if (Result<Bytes> ok = session_.encode(wire::lite::SubscribeOk{group.sequence()}))
+            send(std::move(*ok));
+          ok_sent_ = true;
+        }
+        start_sender(group);
+        continue;
+      case Next::Pending:
+        track_waiter_.wait(track_.groups());
+        return true;
+      case Next::End: {
+        end_known_ = true;
+        std::optional<uint64_t> end = track_.end_sequence();
+        if (!end) {
+          // The subscription's own Group End was reached.
+          end = req_.options.group_end ? *req_.options.group_end + 1 : 0;
+        }
+        end_group_ = *end;
+        return true;
+      }
+      case Next::Aborted:
+        cancel_senders(reset_code_for(track_.error()));
+        cancel(reset_code_for(track_.error()));
+        result = Poll::Done;
+        return false;
+    }
+  }
+  return true;
+}
+
+void SubscribeServeTask::start_sender(const GroupConsumer& group) {
+  const wire::lite::SubscribeOptions& o = req_.options;
+  uint64_t frame_start = 0;
+  if (!o.live() && group.sequence() == o.group_start) frame_start = o.frame_start;
+  size_t end = SIZE_MAX;
+  if (o.group_end && o.frame_end && group.sequence() == *o.group_end) {
+    end = static_cast<size_t>(*o.frame_end) + 1;
+  }
+  GroupSendTask& sender = session_.pools().group_send.acquire();
+  senders_.push_back(sender);
+  ++streams_started_;
+  sender.start(*this, group, req_.id, o.priority, frame_start, end);
+}
+
+// ---- Viewer ----
+
+void SubscribeRequestTask::start(const Path& broadcast, TrackRequest request, uint64_t id) {
+  broadcast_.assign(broadcast.str());
+  track_.assign(request.name());
+  track_request_ = std::move(request);
+  id_ = id;
+  wire::lite::Track msg;
+  msg.broadcast = broadcast_;
+  msg.track = track_;
+  Result<Bytes> bytes =
+      session_.encode(msg, wire::lite::stream_type_byte(wire::lite::BidiStream::Track));
+  if (bytes) request_ = std::move(*bytes);
+  encode_error_ = bytes ? std::optional<Error>() : bytes.error();
+  wake();
+}
+
+void SubscribeRequestTask::clear() {
+  BidiTask::clear();
+  if (registered_) session_.unregister_subscription(id_);
+  registered_ = false;
+  state_ = State::TrackInfo;
+  request_.reset();
+  track_request_ = TrackRequest();
+  producer_ = TrackProducer();
+  encode_error_.reset();
+  sent_ = PreferenceSummary();
+  end_received_ = false;
+  end_streams_ = 0;
+  headers_seen_ = 0;
+  tail_started_ = false;
+  track_waiter_.cancel();
+  prefs_waiter_.cancel();
+  tail_timer_.cancel();
+}
+
+void SubscribeRequestTask::on_abandon(const Error& reason) {
+  if (track_request_) track_request_.reject(reason);
+  if (producer_ && producer_.status() == TrackStatus::Active) producer_.abort(reason);
+}
+
+std::string SubscribeRequestTask::describe() const {
+  return "SUBSCRIBE to '" + broadcast_ + "' track '" + track_ + "'";
+}
+
+wire::lite::SubscribeOptions SubscribeRequestTask::options(const PreferenceSummary& p) const {
+  wire::lite::SubscribeOptions o;
+  o.priority = p.priority;
+  o.max_age_ms = p.max_age_ms;
+  o.group_start = p.group_start.value_or(0);  // 0 with Frame Start 0: live
+  o.group_end = p.group_end;
+  return o;
+}
+
+Result<GroupProducer> SubscribeRequestTask::open_group(uint64_t sequence) {
+  ++headers_seen_;
+  if (end_received_) wake();  // the -07 tail counts headers
+  if (!producer_) {
+    return Error{data_error::kClosed, describe() + ": group " + std::to_string(sequence) +
+                                          " arrived before the track was described"};
+  }
+  return producer_.create_group(sequence);
+}
+
+Poll SubscribeRequestTask::step() {
+  return state_ == State::TrackInfo ? track_info() : active();
+}
+
+Poll SubscribeRequestTask::track_info() {
+  if (track_request_.consumer_count() == 0) {
+    // Every consumer left before the track was described: nothing to subscribe to.
+    if (send_) cancel(stream_code::kCancelled);
+    return Poll::Done;
+  }
+  if (encode_error_) {
+    track_request_.reject(*encode_error_);
+    return Poll::Done;
+  }
+  TrackInfo info;
+  Error error;
+  switch (ask_track(request_, describe(), info, error)) {
+    case Answer::Ready:
+      break;
+    case Answer::Pending:
+      track_waiter_.wait(track_request_.unused());
+      return Poll::Pending;
+    case Answer::Closing:
+      return Poll::Pending;
+    case Answer::Failed:
+      track_request_.reject(std::move(error));
+      return Poll::Done;
+  }
+  Result<TrackProducer> producer = track_request_.accept(info);
+  // The Track stream is done (ask_track FINed our half); the subscription gets its own.
+  BidiTask::clear();
+  if (!producer) return Poll::Done;  // the request was withdrawn meanwhile
+  producer_ = std::move(*producer);
+  // Now the subscription itself.
+  sent_ = producer_.preferences();
+  wire::lite::Subscribe sub;
+  sub.id = id_;
+  sub.broadcast = broadcast_;
+  sub.track = track_;
+  sub.options = options(sent_);
+  Result<Bytes> bytes =
+      session_.encode(sub, wire::lite::stream_type_byte(wire::lite::BidiStream::Subscribe));
+  if (!bytes) {
+    producer_.abort(bytes.error());
+    return Poll::Done;
+  }
+  request_ = std::move(*bytes);
+  session_.register_subscription(id_, *this);
+  registered_ = true;
+  state_ = State::Active;
+  return active();
+}
+
+bool SubscribeRequestTask::on(const wire::lite::SubscribeOk&) {
+  return true;
+}
+
+bool SubscribeRequestTask::on(const wire::lite::SubscribeEnd& end) {
+  if (end_received_) return false;  // only one SUBSCRIBE_END
+  end_received_ = true;
+  end_streams_ = end.stream_count;
+  if (producer_.status() == TrackStatus::Active) {
+    if (Status st = producer_.finish_at(end.group); !st)
+      session_.violation(Error{wire::lite::session_code::kProtocolViolation,
+                               "SUBSCRIBE_END: field 'Group': " + st.error().message});
+  }
+  return true;
+}
+
+bool SubscribeRequestTask::on(const wire::lite::SubscribeDrop&) {
+  return true;  // -06: those groups will not come; nothing to do
+}
+
+Poll SubscribeRequestTask::active() {
+  const LiteVersion v = session_.wire_version();
+  if (!send_) {
+    if (producer_.consumer_count() == 0) {
+      producer_.abort(Error{data_error::kCancelled, describe() + " cancelled: no consumers left"});
+      return Poll::Done;
+    }
+    switch (open(StreamKind::Subscribe, kControlSendOrder)) {
+      case Opened::Yes:
+        send(std::move(request_));
+        break;
+      case Opened::Pending:
+        return Poll::Pending;
+      case Opened::Failed:
+        producer_.abort(
+            Error{stream_code::kSessionClosed, describe() + ": the connection is closed"});
+        return Poll::Done;
+    }
+  }
+  if (!end_received_) {
+    if (producer_.consumer_count() == 0) {
+      cancel(stream_code::kCancelled);
+      producer_.abort(Error{data_error::kCancelled, describe() + " cancelled: no consumers left"});
+      return Poll::Done;
+    }
+    const PreferenceSummary now = producer_.preferences();
+    if (!same_on_wire(now, sent_)) {
+      wire::lite::SubscribeUpdate update;
+      update.options = options(now);
+      if (Result<Bytes> b = session_.encode(update)) send(std::move(*b));
+      sent_ = now;
+    }
+  }
+  if (flush() == core::Flush::Failed) {
+    if (!end_received_)
+      producer_.abort(Error{stream_code::kSessionClosed, describe() + ": the stream failed"});
+    return Poll::Done;
+  }
+  for (bool more = true; more;) {
+    wire::lite::SubscribeReply reply;
+    switch (next(
+        "SUBSCRIBE reply",
+        [v](std::span<const uint8_t> in) { return wire::lite::decode_subscribe_reply(in, v); },
+        reply)) {
+      case core::In::Message:
+        if (Status st = core::dispatch(*this, reply, "Subscribe",
+                                       [](const auto& m) { return message_name(m); });
+            !st) {
+          session_.violation(st.error());
+        }
+        if (session_.is_closed()) return Poll::Pending;
+        continue;
+      case core::In::Pending:
+        more = false;
+        break;
+      case core::In::Malformed:
+        return Poll::Pending;
+      case core::In::Fin:
+        if (!end_received_) {
+          session_.violation(
+              Error{wire::lite::session_code::kProtocolViolation,
+                    "SUBSCRIBE_END: the publisher finished the Subscribe stream of " + describe() +
+                        " without it"});
+          return Poll::Pending;
+        }
+        (void)finish();  // paired close
+        return Poll::Done;
+      case core::In::Reset:
+        if (!end_received_) {
+          producer_.abort(Error{in_.code(), describe() + " was reset by the peer with " +
+                                                describe_code(in_.code(), v)});
+        }
+        (void)finish();
+        return Poll::Done;
+      case core::In::Closed:
+        if (!end_received_) {
+          producer_.abort(Error{in_.code(), describe() + " failed: the connection closed"});
+        }
+        return Poll::Done;
+    }
+  }
+  if (end_received_ && !send_ended_ && wire::lite::subscribe_end_has_stream_count(v)) {
+    // -07 tail: FIN once every announced group stream showed its header (or after a grace
+    // period for streams reset before their header).
+    if (headers_seen_ >= end_streams_ || (tail_started_ && !tail_timer_.armed())) {
+      (void)finish();
+    } else if (!tail_started_) {
+      tail_started_ = true;
+      tail_timer_.arm_after(kTailGraceNs);
+    }
+  }
+  if (!end_received_) {
+    track_waiter_.wait(producer_.unused());
+    prefs_waiter_.wait(producer_.preferences_changed());
+  }
+  return Poll::Pending;
+}
+
+}  // namespace moq::session::lite

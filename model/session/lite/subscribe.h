@@ -1,0 +1,114 @@
+// SUBSCRIBE (bidi stream 0x2, spec 4.2), both roles. Each group of a subscription travels on its
+// own uni stream (group.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/async/list.h"
+#include "model/base/path.h"
+#include "model/data/data.h"
+#include "model/session/lite/track.h"
+#include "model/wire/lite/messages.h"
+
+namespace moq::session::lite {
+
+class GroupSendTask;
+struct SenderTag;
+
+// Publisher: SUBSCRIBE_OK at the first group, one GroupSendTask per group, SUBSCRIBE_UPDATE ->
+// TrackConsumer::update, SUBSCRIBE_END when the track ends, FIN once every group stream is done
+// (-06) or once the subscriber FINs (-07).
+class SubscribeServeTask final : public BidiTask {
+ public:
+  SubscribeServeTask(LiteSession& s, TaskPoolBase& p) : BidiTask(s, p, "lite subscribe serve") {}
+  void start(SendStreamPtr send, core::StreamInput& input);
+
+  // For the group streams.
+  void sender_opened() {
+    ++streams_open_;
+    if (end_known_ && !end_sent_) wake();  // -07 sends SUBSCRIBE_END once all are open
+  }
+  void sender_done(GroupSendTask& sender);
+
+ protected:
+  Poll step() override;
+  void clear() override;
+
+ private:
+  enum class Phase : uint8_t { Request, Active };
+  Poll request();
+  // Reads SUBSCRIBE_UPDATEs and the peer's end; false when the job is over.
+  bool read_updates(Poll& result);
+  // Takes the track's new groups; false when the job is over.
+  bool take_groups(Poll& result);
+  void start_sender(const GroupConsumer& group);
+  void cancel_senders(uint64_t code);
+  TrackPreferences preferences() const;
+
+  Phase phase_ = Phase::Request;
+  wire::lite::Subscribe req_;
+  TrackConsumer track_;
+  bool ok_sent_ = false;
+  bool end_known_ = false;  // the track ended: no more groups
+  uint64_t end_group_ = 0;
+  bool end_sent_ = false;
+  uint64_t streams_started_ = 0;
+  uint64_t streams_open_ = 0;
+  IntrusiveList<GroupSendTask, SenderTag> senders_;
+  Waiter track_waiter_{*this};
+};
+
+// Viewer: one upstream subscription of a mirror track (model/session/core/peer_origin.h).
+// TRACK first (the track's info makes the mirror track Active), then SUBSCRIBE; group streams
+// naming its Subscribe ID become groups of the mirror track. SUBSCRIBE_UPDATE follows the
+// consumers' aggregate preferences; when the last consumer leaves, the subscription is cancelled
+// (reset with CANCELLED).
+class SubscribeRequestTask final : public TrackAsker {
+ public:
+  SubscribeRequestTask(LiteSession& s, TaskPoolBase& p)
+      : TrackAsker(s, p, "lite subscribe request") {}
+  void start(const Path& broadcast, TrackRequest request, uint64_t id);
+
+  // For group streams: a new group of this subscription (counted for the -07 tail).
+  Result<GroupProducer> open_group(uint64_t sequence);
+  const std::string& track_name() const { return track_; }
+
+  // The handlers of the publisher's replies.
+  bool on(const wire::lite::SubscribeOk& ok);
+  bool on(const wire::lite::SubscribeEnd& end);
+  bool on(const wire::lite::SubscribeDrop& drop);
+
+ protected:
+  Poll step() override;
+  void on_abandon(const Error& reason) override;
+  void clear() override;
+
+ private:
+  enum class State : uint8_t { TrackInfo, Active };
+  Poll track_info();
+  Poll active();
+  wire::lite::SubscribeOptions options(const PreferenceSummary& p) const;
+  std::string describe() const;
+
+  State state_ = State::TrackInfo;
+  bool registered_ = false;
+  uint64_t id_ = 0;
+  Bytes request_;  // TRACK, then SUBSCRIBE
+  std::optional<Error> encode_error_;
+  std::string broadcast_;
+  std::string track_;
+  TrackRequest track_request_;
+  TrackProducer producer_;
+  PreferenceSummary sent_;  // the preferences the peer last heard
+  bool end_received_ = false;
+  uint64_t end_streams_ = 0;  // -07: group streams the publisher opened
+  uint64_t headers_seen_ = 0;
+  bool tail_started_ = false;
+  Waiter track_waiter_{*this};
+  Waiter prefs_waiter_{*this};
+  Timer tail_timer_{*this};
+};
+
+}  // namespace moq::session::lite

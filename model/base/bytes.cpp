@@ -32,15 +32,26 @@ Bytes Bytes::slice(size_t offset, size_t length) const {
 }
 
 Block* BlockPool::take() {
-  Block* b = free_;
-  if (b) {
-    free_ = reinterpret_cast<Block*>(b->pool);
-    b->pool = this;
-  } else {
-    b = Block::allocate(block_size_, this);
+  if (!free_) [[unlikely]] {
+    // Dry: grow geometrically (as many new blocks as are out, at least kFirstBlocks), so that
+    // the pool is sized by the first rounds that need it, not by a later round that happens to
+    // straddle one more block boundary.
+    const uint32_t grow = outstanding_ > kFirstBlocks ? outstanding_ : kFirstBlocks;
+    for (uint32_t i = 0; i < grow; ++i)
+      put_idle(Block::allocate(block_size_, this));
   }
+  Block* b = free_;
+  free_ = reinterpret_cast<Block*>(b->pool);
+  b->pool = this;
+  --idle_;
   ++outstanding_;
   return b;
+}
+
+void BlockPool::put_idle(Block* b) {
+  b->pool = reinterpret_cast<BlockPool*>(free_);
+  free_ = b;
+  ++idle_;
 }
 
 void BlockPool::give_back(Block* b) {
@@ -50,12 +61,12 @@ void BlockPool::give_back(Block* b) {
     if (outstanding_ == 0) delete this;
     return;
   }
-  b->pool = reinterpret_cast<BlockPool*>(free_);
-  free_ = b;
+  put_idle(b);
 }
 
 void BlockPool::close() {
   closed_ = true;
+  idle_ = 0;
   while (free_) {
     Block* next = reinterpret_cast<Block*>(free_->pool);
     ::operator delete(free_);

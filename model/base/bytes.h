@@ -100,8 +100,11 @@ class Bytes {
   size_t size_ = 0;
 };
 
-// Recycles fixed-size blocks so that steady-state encoding allocates nothing. A pool destroyed
-// while blocks are still referenced lets those blocks free themselves when released.
+// Recycles fixed-size blocks so that steady-state encoding allocates nothing. It starts empty and,
+// whenever it runs dry, doubles (as many new blocks as are out, kFirstBlocks at first): an arena
+// that rolls over mid-round needs one block more than the round fills, and doubling leaves that
+// spare from the first rounds on. A pool destroyed while blocks are still referenced lets those
+// blocks free themselves when released.
 class BlockPool {
  public:
   explicit BlockPool(uint32_t block_size) : block_size_(block_size) {}
@@ -112,17 +115,22 @@ class BlockPool {
   // Ends the owner's use: frees idle blocks now, the pool itself once no block is out.
   void close();
 
+  static constexpr uint32_t kFirstBlocks = 2;
+
   Block* take();
   uint32_t block_size() const { return block_size_; }
   uint32_t outstanding() const { return outstanding_; }
+  uint32_t idle() const { return idle_; }
 
  private:
   friend struct Block;
   void give_back(Block* b);
+  void put_idle(Block* b);
   ~BlockPool() = default;
 
   uint32_t block_size_;
   uint32_t outstanding_ = 0;
+  uint32_t idle_ = 0;
   bool closed_ = false;
   Block* free_ = nullptr;  // free list threaded through Block::pool of idle blocks
 };

@@ -1,5 +1,7 @@
 #include "model/data/group.h"
 
+#include <algorithm>
+
 #include <new>
 #include <string>
 
@@ -50,13 +52,16 @@ GroupState* GroupPool::take(uint64_t sequence) {
     g = new GroupState(this);
     g->sequence = sequence;
   }
-  ++outstanding_;
+  if (++outstanding_ > peak_outstanding_) peak_outstanding_ = outstanding_;
   return g;
 }
 
 void GroupPool::give_back(GroupState* g) {
   --outstanding_;
-  if (closed_ || idle_count_ >= max_idle_) {
+  // Keep as many idle as were ever out at once (at least max_idle_): a track that recycles a
+  // burst of groups every round then allocates none, and what is kept never exceeds what the
+  // track already needed at its peak.
+  if (closed_ || idle_count_ >= std::max(max_idle_, peak_outstanding_)) {
     delete g;
     if (closed_ && outstanding_ == 0) delete this;
     return;

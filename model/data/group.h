@@ -96,7 +96,9 @@ class GroupState {
   GroupState* next_idle = nullptr;  // free-list link while idle in the pool
 };
 
-// Recycles GroupStates for one track. The owner closes the pool when it goes away; groups still
+// Recycles GroupStates for one track, keeping idle as many as were ever out at once (at least
+// max_idle), so a track that recycles a burst of groups each round allocates none. The owner
+// closes the pool when it goes away; groups still
 // referenced then delete themselves at their last release, and the pool deletes itself once the
 // last of them is gone.
 class GroupPool {
@@ -116,6 +118,7 @@ class GroupPool {
   uint32_t max_idle_;
   uint32_t idle_count_ = 0;
   uint32_t outstanding_ = 0;
+  uint32_t peak_outstanding_ = 0;
   bool closed_ = false;
   GroupState* idle_ = nullptr;
 };

@@ -47,6 +47,26 @@ TEST(ByteArena, SlicesShareBlocksAndBlocksAreRecycled) {
   EXPECT_TRUE(fourth.data() == block_start || third.data() == block_start);
 }
 
+// The pool grows geometrically when it runs dry: the arena's first rollover, which happens
+// while the block it leaves is still in use, finds a spare block (before, a late round that
+// first straddled a block boundary allocated one).
+TEST(ByteArena, APoolThatRunsDryKeepsASpareBlock) {
+  BlockPool* pool = BlockPool::create(64);
+  Block* first = pool->take();
+  EXPECT_EQ(pool->outstanding(), 1u);
+  EXPECT_EQ(pool->idle(), BlockPool::kFirstBlocks - 1);
+  Block* second = pool->take();  // the rollover: no new allocation
+  EXPECT_EQ(pool->idle(), 0u);
+  Block* third = pool->take();  // dry with 2 out: 2 more
+  EXPECT_EQ(pool->idle(), 1u);
+  for (Block* b : {first, second, third}) {
+    b->refs = 1;
+    b->unref();
+  }
+  EXPECT_EQ(pool->idle(), 4u);
+  pool->close();
+}
+
 TEST(ByteArena, OversizeReservationGetsItsOwnBlock) {
   ByteArena arena(16);
   std::vector<uint8_t> big(100, 1);

@@ -105,6 +105,38 @@ TEST(DataAllocations, RoundOf4And256FramesAllocateTheSameOnceWarm) {
   EXPECT_EQ(b.track.pooled_groups(), 1u);
 }
 
+// A reader that holds a burst of more groups than the pool's floor (8) and lets them all go at
+// once, as a viewer with a burst of FETCHes does between rounds: the pool keeps them all, so
+// after the first burst no round allocates (fetch_range at bursts above 8 did).
+TEST(DataAllocations, ABurstOfGroupsReleasedTogetherIsRecycledWithoutAllocating) {
+  if (!counters::alloc_counting_active()) GTEST_SKIP() << "allocation counting not active";
+  test::World w;
+  TrackInfo info;
+  info.cache.max_groups = 1;
+  TrackProducer track = TrackProducer::create("fetched groups", w.clock, info);
+  const Bytes payload = Bytes::copy(std::string(10, 'p'));
+  std::vector<GroupConsumer> held;
+  held.reserve(32);
+  auto burst = [&] {
+    held.clear();  // the previous burst goes back to the pool at once
+    for (int g = 0; g < 32; ++g) {
+      Result<GroupProducer> group = track.append_group();
+      ASSERT_TRUE(group);
+      for (int f = 0; f < 4; ++f)
+        ASSERT_TRUE(group->write_frame(f, payload));
+      ASSERT_TRUE(group->finish());
+      held.push_back(group->consume());
+    }
+  };
+  burst();
+  burst();
+  for (int round = 0; round < 5; ++round) {
+    counters::AllocScope scope;
+    burst();
+    EXPECT_EQ(scope.delta().allocs, 0u) << "round " << round;
+  }
+}
+
 TEST(DataAllocations, SubscribingAndLeavingIsBoundedAndReleasesEverything) {
   if (!counters::alloc_counting_active()) GTEST_SKIP() << "allocation counting not active";
   Bench b;

@@ -2,7 +2,7 @@
 // encode refuses (each with an error naming the message and the field).
 #include <gtest/gtest.h>
 
-#include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 #include "tests/wire_lite/samples.h"
 #include "tests/wire_lite/test_support.h"
 

@@ -47,7 +47,7 @@ class MessageReader {
   // Reads the next chunk into the reader. WouldBlock arms nothing: the caller waits.
   ReadResult read_more(RecvStream& stream);
 
-  // Decodes the next message with decode(span) -> DecodeResult<T>, reading chunks as needed.
+  // Decodes the next message with decode(span) -> Decoded<T>, reading chunks as needed.
   // name: the message expected, for the error when the stream ends inside it.
   template <class T, class Decode>
   Got next(RecvStream& stream, Waiter& waiter, const char* name, Decode&& decode, T& out) {

@@ -12,8 +12,9 @@
 #include <cstdint>
 #include <span>
 
+#include "model/base/decoded.h"
 #include "model/base/varint.h"
-#include "model/wire/lite/decode_result.h"
+#include "model/wire/lite/limits.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -37,7 +38,7 @@ size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out);
 // The stream type byte 0x0 followed by GROUP: the first bytes of a group stream.
 size_t encode_group_stream_header(const GroupHeader& h, LiteVersion v, uint8_t* out);
 // GROUP (Length + Body), without the stream type. Same strict length rules as every message.
-DecodeResult<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersion v);
+Decoded<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersion v);
 
 // The signed timestamp delta range of the Rust stack, [-2^61, 2^61): its zigzag form is below
 // 2^62, so it fits a QUIC varint.
@@ -68,6 +69,6 @@ inline constexpr size_t kMaxFrameHeaderSize = 2 * kMaxVarintSize;
 size_t encode_frame_header(int64_t timestamp_delta, uint64_t payload_size, LiteVersion v,
                            uint8_t* out);
 // consumed = the header's size; the payload follows. NeedMore only inside the two varints.
-DecodeResult<FrameHeader> decode_frame_header(std::span<const uint8_t> in, LiteVersion v);
+Decoded<FrameHeader> decode_frame_header(std::span<const uint8_t> in, LiteVersion v);
 
 }  // namespace moq::wire::lite

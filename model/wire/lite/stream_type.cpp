@@ -4,7 +4,7 @@
 
 namespace moq::wire::lite {
 
-DecodeResult<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v) {
   return detail::read_type(in, v);
 }
 

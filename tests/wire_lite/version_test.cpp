@@ -40,6 +40,14 @@ TEST(Version, BaselinePredicates) {
   EXPECT_FALSE(subscribe_completes_on_subscriber_fin(k06));
 }
 
+TEST(Version, WithVersionPassesTheVersionAsAConstant) {
+  for (LiteVersion v : kVersions) {
+    EXPECT_EQ(with_version(v, [](auto version) { return decltype(version)::value; }), v);
+    // The constant converts to LiteVersion, so it can be passed wherever a version is taken.
+    EXPECT_EQ(with_version(v, [](auto version) { return varint_form(version); }), varint_form(v));
+  }
+}
+
 TEST(Version, BuildSpecificItemsAreNotAdopted) {
   for (LiteVersion v : kVersions) {
     EXPECT_FALSE(has_epoch(v));

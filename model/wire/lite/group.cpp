@@ -3,13 +3,6 @@
 #include "model/wire/lite/detail/body_codec.h"
 
 namespace moq::wire::lite {
-namespace {
-
-// Zigzag values of deltas in [kMinTimestampDelta, kMaxTimestampDelta] are exactly those below
-// 2^62.
-constexpr uint64_t kMaxZigzag = kQuicVarintMax;
-
-}  // namespace
 
 size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
   const VarintForm form = varint_form(v);
@@ -65,33 +58,13 @@ Decoded<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersio
   return decoded(GroupHeader{values[0], values[1], values[2]}, end);
 }
 
-size_t encode_frame_header(int64_t timestamp_delta, uint64_t payload_size, LiteVersion v,
-                           uint8_t* out) {
-  if (timestamp_delta < kMinTimestampDelta || timestamp_delta > kMaxTimestampDelta) return 0;
-  if (payload_size > kMaxMessageLength) return 0;
-  const VarintForm form = varint_form(v);
-  const size_t n = encode_varint(zigzag_encode(timestamp_delta), form, out);
-  return n + encode_varint(payload_size, form, out + n);
+Error detail::delta_out_of_range(uint64_t zigzag) {
+  return violation(FrameHeader::kName, "Timestamp Delta",
+                   "zigzag value " + std::to_string(zigzag) + " is outside [-2^61, 2^61)");
 }
 
-Decoded<FrameHeader> decode_frame_header(std::span<const uint8_t> in, LiteVersion v) {
-  const VarintForm form = varint_form(v);
-  const VarintDecode delta = decode_varint(in, form);
-  if (delta.status != DecodeStatus::Ok) return need_more<FrameHeader>(delta.length);
-  if (delta.value > kMaxZigzag) {
-    return malformed<FrameHeader>(detail::violation(
-        FrameHeader::kName, "Timestamp Delta",
-        "zigzag value " + std::to_string(delta.value) + " is outside [-2^61, 2^61)"));
-  }
-  const VarintDecode len = decode_varint(in.subspan(delta.length), form);
-  if (len.status != DecodeStatus::Ok) {
-    return need_more<FrameHeader>(delta.length + len.length);
-  }
-  if (len.value > kMaxMessageLength) {
-    return malformed<FrameHeader>(detail::length_over_limit(FrameHeader::kName, len.value));
-  }
-  return decoded(FrameHeader{zigzag_decode(delta.value), len.value},
-                 size_t{delta.length} + len.length);
+Error detail::payload_too_large(uint64_t payload_size) {
+  return length_over_limit(FrameHeader::kName, payload_size);
 }
 
 }  // namespace moq::wire::lite

@@ -323,6 +323,13 @@ TEST(DecodeRules, SetupAccessorsApplyDefaults) {
   s.role = 1;
   EXPECT_EQ(s.probe_level(), ProbeLevel::Report);
   EXPECT_EQ(s.role_hint(), SetupRole::Publisher);
+  s.probe = 0;
+  s.role = 2;
+  EXPECT_EQ(s.probe_level(), ProbeLevel::None);
+  EXPECT_EQ(s.role_hint(), SetupRole::Subscriber);
+  // A value whose low byte is a known role is still unknown.
+  s.role = 0x101;
+  EXPECT_EQ(s.role_hint(), SetupRole::Both);
 }
 
 TEST(DecodeRules, SubscribeFrameRuleIsLeftToTheSession) {

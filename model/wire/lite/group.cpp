@@ -1,6 +1,7 @@
 #include "model/wire/lite/group.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/stream_type.h"
 
 namespace moq::wire::lite {
 
@@ -18,7 +19,7 @@ size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
 }
 
 size_t encode_group_stream_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
-  out[0] = 0x0;  // UniStream::Group
+  out[0] = stream_type_byte(UniStream::Group);
   const size_t n = encode_group_header(h, v, out + 1);
   return n == 0 ? 0 : n + 1;
 }

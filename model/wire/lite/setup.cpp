@@ -3,6 +3,7 @@
 #include <array>
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/enum_code.h"
 #include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
@@ -120,14 +121,23 @@ void write_varint_param(Writer& w, uint64_t id, const std::optional<uint64_t>& v
 }  // namespace
 
 ProbeLevel SetupMessage::probe_level() const {
-  if (!probe || *probe == 0) return ProbeLevel::None;
-  if (*probe == 1) return ProbeLevel::Report;
-  return ProbeLevel::Increase;
+  if (!probe) return ProbeLevel::None;
+  // Every value from Increase's up reads as Increase.
+  if (*probe >= static_cast<uint64_t>(ProbeLevel::Increase)) return ProbeLevel::Increase;
+  return static_cast<ProbeLevel>(*probe);
 }
 
 SetupRole SetupMessage::role_hint() const {
-  if (role && (*role == 1 || *role == 2)) return static_cast<SetupRole>(*role);
-  return SetupRole::Both;
+  if (!role || !detail::fits<SetupRole>(*role)) return SetupRole::Both;
+  const auto r = static_cast<SetupRole>(*role);
+  switch (r) {
+    case SetupRole::Publisher:
+    case SetupRole::Subscriber:
+      return r;
+    case SetupRole::Both:
+      break;
+  }
+  return SetupRole::Both;  // Both, or a value with no meaning
 }
 
 Status SetupMessage::encode(Writer& w, LiteVersion v) const {

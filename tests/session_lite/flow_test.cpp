@@ -103,28 +103,6 @@ TEST(FrameParser, RebuildsFramesFromAnyChunking) {
   }
 }
 
-// The inline header encoder writes exactly what the wire codec writes, on both sides of every
-// varint size boundary.
-TEST(FrameEncoder, FastHeadersMatchTheWireCodec) {
-  const std::vector<int64_t> deltas = {0,       1,          -1,   31,    -32,   32,
-                                       63,      64,         8191, -8192, 8192,  -8193,
-                                       1 << 20, -(1 << 20), 1000, 33,    -1000, INT32_MAX};
-  const std::vector<uint64_t> sizes = {0, 1, 63, 64, 127, 128, 16383, 16384, 1 << 20};
-  for (auto v : {wire::lite::LiteVersion::Lite06, wire::lite::LiteVersion::Lite07Wip}) {
-    for (int64_t d : deltas) {
-      for (uint64_t s : sizes) {
-        uint8_t fast[wire::lite::kMaxFrameHeaderSize];
-        uint8_t slow[wire::lite::kMaxFrameHeaderSize];
-        const size_t nf = session::lite::encode_frame_header_fast(d, s, v, fast);
-        const size_t ns = wire::lite::encode_frame_header(d, s, v, slow);
-        ASSERT_EQ(nf, ns) << d << " " << s;
-        EXPECT_EQ(std::vector<uint8_t>(fast, fast + nf), std::vector<uint8_t>(slow, slow + ns))
-            << "delta " << d << " size " << s;
-      }
-    }
-  }
-}
-
 TEST(FrameParser, MalformedHeaderNamesTheField) {
   session::lite::FrameParser parser;
   parser.reset();

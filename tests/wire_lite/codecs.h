@@ -83,7 +83,7 @@ Codec message_codec(std::string family, std::vector<M> (*samples)(LiteVersion)) 
 
 template <class Variant>
 Codec typed_codec(std::string family, std::vector<std::string> names,
-                  DecodeResult<Variant> (*decode)(std::span<const uint8_t>, LiteVersion),
+                  Decoded<Variant> (*decode)(std::span<const uint8_t>, LiteVersion),
                   Status (*encode)(const Variant&, Writer&, LiteVersion),
                   std::vector<Variant> (*samples)(LiteVersion)) {
   return {

@@ -2,7 +2,7 @@
 // encode refuses (each with an error naming the message and the field).
 #include <gtest/gtest.h>
 
-#include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 #include "tests/wire_lite/samples.h"
 #include "tests/wire_lite/test_support.h"
 
@@ -323,6 +323,13 @@ TEST(DecodeRules, SetupAccessorsApplyDefaults) {
   s.role = 1;
   EXPECT_EQ(s.probe_level(), ProbeLevel::Report);
   EXPECT_EQ(s.role_hint(), SetupRole::Publisher);
+  s.probe = 0;
+  s.role = 2;
+  EXPECT_EQ(s.probe_level(), ProbeLevel::None);
+  EXPECT_EQ(s.role_hint(), SetupRole::Subscriber);
+  // A value whose low byte is a known role is still unknown.
+  s.role = 0x101;
+  EXPECT_EQ(s.role_hint(), SetupRole::Both);
 }
 
 TEST(DecodeRules, SubscribeFrameRuleIsLeftToTheSession) {
@@ -531,42 +538,6 @@ TEST(DecodeRules, PartlyArrivedFieldsThatCannotBecomeValidAreMalformedAtOnce) {
   }
   // A 2-byte QUIC varint Role still arriving is fine on -06.
   EXPECT_TRUE(SetupMessage::decode(hex("05 01 03 02 40"), LiteVersion::Lite06).need_more());
-}
-
-}  // namespace
-}  // namespace moq::wire::lite::test
-
-namespace moq::wire::lite::test {
-namespace {
-
-// The hot-path varint shortcuts must agree with the general codec byte for byte.
-TEST(VarintFastPath, AgreesWithTheGeneralCodec) {
-  std::vector<uint64_t> values;
-  for (uint64_t x = 0; x < 300; ++x)
-    values.push_back(x);
-  for (uint64_t x = 16300; x < 16500; ++x)
-    values.push_back(x);
-  for (int bits = 15; bits < 64; ++bits)
-    values.push_back(uint64_t{1} << bits);
-  values.push_back(kQuicVarintMax);
-  for (VarintForm form : {VarintForm::Quic, VarintForm::LeadingOnes}) {
-    for (uint64_t x : values) {
-      uint8_t fast[kMaxVarintSize];
-      uint8_t slow[kMaxVarintSize];
-      const size_t n = encode_varint(x, form, fast);
-      ASSERT_EQ(n, encode_varint(x, form, slow)) << x;
-      ASSERT_EQ(Buf(fast, fast + n), Buf(slow, slow + n)) << x;
-      for (size_t k = 0; k <= n; ++k) {
-        const VarintDecode a = decode_varint({slow, k}, form);
-        const VarintDecode b = decode_varint({slow, k}, form);
-        ASSERT_EQ(a.status, b.status) << x << " prefix " << k;
-        ASSERT_EQ(a.length, b.length) << x << " prefix " << k;
-        if (a.status == DecodeStatus::Ok) {
-          ASSERT_EQ(a.value, b.value) << x;
-        }
-      }
-    }
-  }
 }
 
 }  // namespace

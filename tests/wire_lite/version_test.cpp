@@ -40,6 +40,14 @@ TEST(Version, BaselinePredicates) {
   EXPECT_FALSE(subscribe_completes_on_subscriber_fin(k06));
 }
 
+TEST(Version, WithVersionPassesTheVersionAsAConstant) {
+  for (LiteVersion v : kVersions) {
+    EXPECT_EQ(with_version(v, [](auto version) { return decltype(version)::value; }), v);
+    // The constant converts to LiteVersion, so it can be passed wherever a version is taken.
+    EXPECT_EQ(with_version(v, [](auto version) { return varint_form(version); }), varint_form(v));
+  }
+}
+
 TEST(Version, BuildSpecificItemsAreNotAdopted) {
   for (LiteVersion v : kVersions) {
     EXPECT_FALSE(has_epoch(v));
@@ -62,10 +70,12 @@ TEST(StreamTypes, BidiAndUniTablesPerVersion) {
     EXPECT_EQ(bidi_stream_from_type(0x5, v), BidiStream::Goaway);
     EXPECT_EQ(bidi_stream_from_type(0x6, v), BidiStream::Track);
     EXPECT_EQ(bidi_stream_from_type(0x8, v), std::nullopt);
+    EXPECT_EQ(bidi_stream_from_type(0x101, v), std::nullopt);  // low byte 0x01 is Announce
     EXPECT_EQ(uni_stream_from_type(0x0, v), UniStream::Group);
     EXPECT_EQ(uni_stream_from_type(0x1, v), UniStream::Setup);
     EXPECT_EQ(uni_stream_from_type(0x2, v), std::nullopt);  // Padding: not adopted
     EXPECT_EQ(uni_stream_from_type(UINT64_MAX, v), std::nullopt);
+    EXPECT_EQ(uni_stream_from_type(0x100, v), std::nullopt);  // low byte 0x00 is Group
   }
   EXPECT_EQ(bidi_stream_from_type(0x7, k06), std::nullopt);
   EXPECT_EQ(bidi_stream_from_type(0x7, k07), BidiStream::Auth);

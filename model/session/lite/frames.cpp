@@ -12,51 +12,50 @@ using wire::lite::LiteVersion;
 
 namespace {
 
-// Frames whose header fields fit two-byte varints (timestamp deltas within +-8191 units and
-// payloads below 16 KiB: the usual media frame) take an inline path; anything else goes through
-// the wire codec. Both varint forms write values below 2^14 as one byte (below 64 in QUIC form,
-// below 128 in leading-ones form) or as two bytes holding 6 + 8 value bits behind a prefix
-// (QUIC 0b01, leading-ones 0b10), so one routine serves both.
-constexpr uint64_t kSmall = uint64_t{1} << 14;
-
-inline size_t put_small(uint64_t value, bool quic, uint8_t* out) {
-  if (value < (quic ? 64u : 128u)) {
-    out[0] = static_cast<uint8_t>(value);
-    return 1;
-  }
-  out[0] = static_cast<uint8_t>((quic ? 0x40 : 0x80) | (value >> 8));
-  out[1] = static_cast<uint8_t>(value);
-  return 2;
-}
-
-// Reads a one- or two-byte varint from p (n bytes available). 0: longer form or too few bytes.
-inline size_t get_small(const uint8_t* p, size_t n, bool quic, uint64_t& value) {
-  if (n == 0) return 0;
-  const uint8_t b = p[0];
-  if (quic ? b < 0x40 : b < 0x80) {
-    value = b;
-    return 1;
-  }
-  if ((b & 0xC0) != (quic ? 0x40 : 0x80) || n < 2) return 0;
-  value = (uint64_t{b & 0x3Fu} << 8) | p[1];
-  return 2;
-}
-
 // Frames encoded per arena reservation: their headers share one slice of pooled memory.
 constexpr size_t kHeaderBatch = 64;
 
-}  // namespace
-
-size_t encode_frame_header_fast(int64_t timestamp_delta, uint64_t payload_size, LiteVersion v,
-                                uint8_t* out) {
-  const uint64_t zz = wire::lite::zigzag_encode(timestamp_delta);
-  if (zz < kSmall && payload_size < kSmall) {
-    const bool quic = v == LiteVersion::Lite06;
-    const size_t n = put_small(zz, quic, out);
-    return n + put_small(payload_size, quic, out + n);
+// Pass 1 of a batch: the FRAME headers of frames [first, first + count) back to back from *out
+// (which moves past them), each one's length in lengths[]. Timestamps delta from *ts, which ends
+// as the last encoded frame's. Returns the frames encoded: fewer than count at a frame the wire
+// cannot carry. A function of its own, compiled per version: the codec's inline encoder then
+// tests no version per frame, and the loop keeps its state in registers.
+template <class Version>
+[[gnu::noinline]] size_t encode_headers(GroupConsumer& group, size_t first, size_t count,
+                                        Version version, uint64_t* ts, uint8_t** out,
+                                        uint8_t* lengths) {
+  uint64_t last = *ts;
+  uint8_t* p = *out;
+  size_t k = 0;
+  for (; k < count; ++k) {
+    const FrameView f = group.frame(first + k);
+    // Wrapping subtraction: a timestamp below the previous one gives a negative delta.
+    const auto delta = static_cast<int64_t>(f.timestamp - last);
+    const size_t n = wire::lite::encode_frame_header(delta, f.size, version, p);
+    if (n == 0) [[unlikely]] {
+      break;
+    }
+    lengths[k] = static_cast<uint8_t>(n);
+    p += n;
+    last = f.timestamp;
   }
-  return wire::lite::encode_frame_header(timestamp_delta, payload_size, v, out);
+  *ts = last;
+  *out = p;
+  return k;
 }
+
+// The frame at the group's index, whose header the wire cannot carry (a timestamp jump beyond
+// 2^61 or a payload above 64 MiB); ts is the previous frame's timestamp.
+[[gnu::cold]] Error unencodable(GroupConsumer& group, uint64_t ts) {
+  const FrameView f = group.frame(group.index());
+  return Error{wire::lite::stream_code::kInternalError,
+               "FRAME " + std::to_string(group.index()) + " of group " +
+                   std::to_string(group.sequence()) + " cannot be encoded: timestamp delta " +
+                   std::to_string(static_cast<int64_t>(f.timestamp - ts)) + " or payload size " +
+                   std::to_string(f.size) + " is out of range"};
+}
+
+}  // namespace
 
 Result<size_t> FrameEncoder::append(GroupConsumer& group, size_t end, LiteVersion v,
                                     ByteArena& arena, BufChain& out) {
@@ -68,22 +67,12 @@ Result<size_t> FrameEncoder::append(GroupConsumer& group, size_t end, LiteVersio
     uint8_t* base = arena.reserve(batch * wire::lite::kMaxFrameHeaderSize);
     uint8_t* p = base;
     uint64_t ts = last_ts_;
-    for (size_t k = 0; k < batch; ++k) {
-      const FrameView f = group.frame(i + k);
-      // Wrapping subtraction: a timestamp below the previous one gives a negative delta.
-      const auto delta = static_cast<int64_t>(f.timestamp - ts);
-      const size_t n = encode_frame_header_fast(delta, f.size, v, p);
-      if (n == 0) [[unlikely]] {
-        group.seek(i + k);
-        return Error{wire::lite::stream_code::kInternalError,
-                     "FRAME " + std::to_string(i + k) + " of group " +
-                         std::to_string(group.sequence()) + " cannot be encoded: timestamp delta " +
-                         std::to_string(delta) + " or payload size " + std::to_string(f.size) +
-                         " is out of range"};
-      }
-      lengths[k] = static_cast<uint8_t>(n);
-      p += n;
-      ts = f.timestamp;
+    const size_t encoded = wire::lite::with_version(v, [&](auto version) {
+      return encode_headers(group, i, batch, version, &ts, &p, lengths);
+    });
+    if (encoded < batch) [[unlikely]] {
+      group.seek(i + encoded);
+      return unencodable(group, ts);
     }
     const Bytes headers = arena.commit(static_cast<size_t>(p - base));
     // Pass 2: header slice, then payload references, per frame.
@@ -104,7 +93,6 @@ void FrameParser::reset() {
   ts_ = 0;
   header_len_ = 0;
   in_payload_ = false;
-  frame_ts_ = 0;
   payload_left_ = 0;
   parts_.clear();
   frames_ = 0;
@@ -113,26 +101,16 @@ void FrameParser::reset() {
 Status FrameParser::write(GroupProducer& group, Bytes&& payload) {
   in_payload_ = false;
   ++frames_;
-  return group.write_frame(frame_ts_, std::move(payload));
+  return group.write_frame(ts_, std::move(payload));
 }
 
 Status FrameParser::feed(Bytes&& chunk, GroupProducer& group, LiteVersion v) {
   while (!chunk.empty()) {
     if (!in_payload_) {
       wire::lite::FrameHeader h;
-      uint64_t zz = 0;
-      uint64_t size = 0;
-      size_t a = 0;
-      size_t b = 0;
-      const bool quic = v == LiteVersion::Lite06;
-      if (header_len_ == 0 && (a = get_small(chunk.data(), chunk.size(), quic, zz)) != 0 &&
-          (b = get_small(chunk.data() + a, chunk.size() - a, quic, size)) != 0) [[likely]] {
-        h.timestamp_delta = wire::lite::zigzag_decode(zz);
-        h.payload_size = size;
-        chunk.advance(a + b);
-      } else if (header_len_ == 0) {
+      if (header_len_ == 0) [[likely]] {
         auto r = wire::lite::decode_frame_header(chunk.span(), v);
-        if (r.ok()) {
+        if (r.ok()) [[likely]] {
           h = r.value;
           chunk.advance(r.consumed);
         } else if (r.malformed()) {
@@ -157,7 +135,6 @@ Status FrameParser::feed(Bytes&& chunk, GroupProducer& group, LiteVersion v) {
         h = r.value;
       }
       ts_ += static_cast<uint64_t>(h.timestamp_delta);
-      frame_ts_ = ts_;
       payload_left_ = h.payload_size;
       in_payload_ = true;
       if (payload_left_ == 0) {
@@ -182,7 +159,7 @@ Status FrameParser::feed(Bytes&& chunk, GroupProducer& group, LiteVersion v) {
     if (payload_left_ == 0) {
       in_payload_ = false;
       ++frames_;
-      if (Status st = group.write_frame(frame_ts_, parts_); !st) return st;
+      if (Status st = group.write_frame(ts_, parts_); !st) return st;
     }
   }
   return {};

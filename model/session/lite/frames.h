@@ -14,11 +14,6 @@
 
 namespace moq::session::lite {
 
-// FRAME header (Timestamp Delta + Message Length) as wire::lite::encode_frame_header writes it,
-// with an inline path for the usual small values. Returns the bytes written (0: out of range).
-size_t encode_frame_header_fast(int64_t timestamp_delta, uint64_t payload_size,
-                                wire::lite::LiteVersion v, uint8_t* out);
-
 // Appends FRAMEs to a gather list: per frame, its header bytes (encoded into the arena, a few
 // bytes of a shared pooled block) and its payload Bytes by reference. Timestamps are deltas from
 // the previous frame on the stream, from 0 for the first (spec 5.1). The headers of up to 64
@@ -57,11 +52,10 @@ class FrameParser {
  private:
   Status write(GroupProducer& group, Bytes&& payload);
 
-  uint64_t ts_ = 0;  // the previous frame's absolute timestamp (wrapping arithmetic)
+  uint64_t ts_ = 0;  // absolute timestamp of the frame being read, else of the last (wrapping)
   uint8_t header_[wire::lite::kMaxFrameHeaderSize];
   uint8_t header_len_ = 0;
   bool in_payload_ = false;
-  uint64_t frame_ts_ = 0;
   uint64_t payload_left_ = 0;
   BufChain parts_;  // slices of a payload split over chunks
   uint64_t frames_ = 0;

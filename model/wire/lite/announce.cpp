@@ -3,14 +3,14 @@
 #include <type_traits>
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 namespace {
 
-using detail::BodyReader;
 using detail::EncodeCheck;
 
-void parse_hops(BodyReader& b, HopList& hops) {
+void parse_hops(Reader& b, HopList& hops) {
   // Every Hop ID takes at least one byte.
   const uint64_t count = b.count("Hop Count", kMaxHops, 1);
   for (uint64_t i = 0; i < count && b.ok(); ++i) {
@@ -43,11 +43,10 @@ void write_route(Writer& w, const HopList& hops, uint64_t warm, uint64_t cold) {
 }
 
 template <class Msg>
-DecodeResult<AnnounceMessage> decode_typed(std::span<const uint8_t> in, size_t offset,
-                                           LiteVersion v) {
-  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [](BodyReader& b, Msg& m) {
+Decoded<AnnounceMessage> decode_typed(std::span<const uint8_t> in, size_t offset, LiteVersion v) {
+  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [](Reader& b, Msg& m) {
     if constexpr (std::is_same_v<Msg, AnnounceStart>) {
-      b.string("Route Prefix Suffix", kMaxMessageLength, m.suffix);
+      m.suffix = detail::read_utf8(b, "Route Prefix Suffix", kMaxMessageLength);
     } else {
       m.id = b.varint("Announce ID");
     }
@@ -57,7 +56,7 @@ DecodeResult<AnnounceMessage> decode_typed(std::span<const uint8_t> in, size_t o
       m.cold_cost = b.varint("Cold Route Cost");
     }
   });
-  return detail::widen<AnnounceMessage>(std::move(r));
+  return widen<AnnounceMessage>(std::move(r));
 }
 
 }  // namespace
@@ -96,14 +95,13 @@ Status AnnounceRequest::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<AnnounceRequest> AnnounceRequest::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<AnnounceRequest>(
-      in, 0, v, kName, [v](BodyReader& b, AnnounceRequest& m) {
-        b.string("Broadcast Path Prefix", kMaxMessageLength, m.prefix);
-        if (has_hidden_flag(v)) {
-          m.hidden = b.boolean("Hidden");
-        }
-      });
+Decoded<AnnounceRequest> AnnounceRequest::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<AnnounceRequest>(in, 0, v, kName, [v](Reader& b, AnnounceRequest& m) {
+    m.prefix = detail::read_utf8(b, "Broadcast Path Prefix", kMaxMessageLength);
+    if (has_hidden_flag(v)) {
+      m.hidden = b.boolean("Hidden");
+    }
+  });
 }
 
 Status AnnounceOk::encode(Writer& w, LiteVersion v) const {
@@ -116,8 +114,8 @@ Status AnnounceOk::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<AnnounceOk> AnnounceOk::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<AnnounceOk>(in, 0, v, kName, [](BodyReader& b, AnnounceOk& m) {
+Decoded<AnnounceOk> AnnounceOk::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<AnnounceOk>(in, 0, v, kName, [](Reader& b, AnnounceOk& m) {
     m.hop_id = b.varint("Hop ID");
     m.active_count = b.varint("Active Count");
   });
@@ -149,9 +147,9 @@ Status AnnounceUpdate::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<AnnounceMessage> decode_announce_message(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<AnnounceMessage> decode_announce_message(std::span<const uint8_t> in, LiteVersion v) {
   const auto type = detail::read_type(in, v);
-  if (!type.ok()) return detail::need_more<AnnounceMessage>(type.needed);
+  if (!type.ok()) return need_more<AnnounceMessage>(type.needed);
   switch (type.value) {
     case AnnounceStart::kType:
       return decode_typed<AnnounceStart>(in, type.consumed, v);
@@ -160,9 +158,7 @@ DecodeResult<AnnounceMessage> decode_announce_message(std::span<const uint8_t> i
     case AnnounceUpdate::kType:
       return decode_typed<AnnounceUpdate>(in, type.consumed, v);
   }
-  return detail::malformed<AnnounceMessage>(detail::field_error(
-      "ANNOUNCE message", "Type",
-      "unknown type " + std::to_string(type.value) + " on " + std::string(alpn(v))));
+  return malformed<AnnounceMessage>(detail::unknown_type("ANNOUNCE message", type.value, v));
 }
 
 Status encode_announce_message(const AnnounceMessage& m, Writer& w, LiteVersion v) {

@@ -14,8 +14,9 @@
 #include <variant>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
+#include "model/wire/lite/limits.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -63,7 +64,7 @@ struct AnnounceRequest {
   bool hidden = false;
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<AnnounceRequest> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<AnnounceRequest> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const AnnounceRequest&) const = default;
 };
 
@@ -75,7 +76,7 @@ struct AnnounceOk {
   uint64_t active_count = 0;  // ANNOUNCE_STARTs in the initial snapshot
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<AnnounceOk> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<AnnounceOk> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const AnnounceOk&) const = default;
 };
 
@@ -125,7 +126,7 @@ struct AnnounceUpdate {
 using AnnounceMessage = std::variant<AnnounceStart, AnnounceEnd, AnnounceUpdate>;
 
 // Decodes one typed announce message; an unknown type is Malformed.
-DecodeResult<AnnounceMessage> decode_announce_message(std::span<const uint8_t> in, LiteVersion v);
+Decoded<AnnounceMessage> decode_announce_message(std::span<const uint8_t> in, LiteVersion v);
 Status encode_announce_message(const AnnounceMessage& m, Writer& w, LiteVersion v);
 
 }  // namespace moq::wire::lite

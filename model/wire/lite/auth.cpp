@@ -3,36 +3,35 @@
 #include <type_traits>
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 namespace {
 
-using detail::BodyReader;
 using detail::EncodeCheck;
 
-void parse_patterns(BodyReader& b, const char* count_field, std::vector<std::string>& out) {
+void parse_patterns(Reader& b, const char* count_field, std::vector<std::string>& out) {
   // Every pattern takes at least its length byte.
   const uint64_t count = b.count(count_field, UINT64_MAX, 1);
   for (uint64_t i = 0; i < count && b.ok(); ++i) {
-    std::string pattern;
-    b.string("Pattern", kMaxMessageLength, pattern);
-    if (b.ok()) out.push_back(std::move(pattern));
+    const std::string_view pattern = detail::read_utf8(b, "Pattern", kMaxMessageLength);
+    if (b.ok()) out.emplace_back(pattern);
   }
 }
 
 template <class Msg>
-DecodeResult<AuthReply> decode_typed(std::span<const uint8_t> in, size_t offset, LiteVersion v) {
-  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [](BodyReader& b, Msg& m) {
+Decoded<AuthReply> decode_typed(std::span<const uint8_t> in, size_t offset, LiteVersion v) {
+  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [](Reader& b, Msg& m) {
     if constexpr (std::is_same_v<Msg, AuthOk>) {
       parse_patterns(b, "Publish Count", m.publish);
       parse_patterns(b, "Subscribe Count", m.subscribe);
       m.expires_ms = b.varint("Expires");
     } else {
       m.code = b.varint("Code");
-      b.string("Reason", kMaxReasonLength, m.reason);
+      m.reason = detail::read_utf8(b, "Reason", kMaxReasonLength);
     }
   });
-  return detail::widen<AuthReply>(std::move(r));
+  return widen<AuthReply>(std::move(r));
 }
 
 Status not_on_version(const char* message, LiteVersion v) {
@@ -48,10 +47,12 @@ Status Auth::encode(Writer& w, LiteVersion v) const {
   return detail::encode_sized(w, c, std::nullopt, [&](Writer& out) { out.bytes(token); });
 }
 
-DecodeResult<Auth> Auth::decode(std::span<const uint8_t> in, LiteVersion v) {
-  if (!has_auth(v)) return detail::malformed<Auth>(detail::not_on_version(kName, v));
-  return detail::decode_sized<Auth>(in, 0, v, kName, [](BodyReader& b, Auth& a) {
-    b.bytes("Token", kMaxMessageLength, a.token);
+Decoded<Auth> Auth::decode(std::span<const uint8_t> in, LiteVersion v) {
+  if (!has_auth(v)) return malformed<Auth>(detail::violation(detail::not_on_version(kName, v)));
+  return detail::decode_sized<Auth>(in, 0, v, kName, [](Reader& b, Auth& a) {
+    // Bounded by the declared body, like every length (Reader::bytes is not).
+    const auto token = b.raw("Token", b.length("Token", kMaxMessageLength));
+    a.token.assign(token.begin(), token.end());
   });
 }
 
@@ -85,21 +86,19 @@ Status AuthError::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<AuthReply> decode_auth_reply(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<AuthReply> decode_auth_reply(std::span<const uint8_t> in, LiteVersion v) {
   if (!has_auth(v)) {
-    return detail::malformed<AuthReply>(detail::not_on_version("AUTH reply", v));
+    return malformed<AuthReply>(detail::violation(detail::not_on_version("AUTH reply", v)));
   }
   const auto type = detail::read_type(in, v);
-  if (!type.ok()) return detail::need_more<AuthReply>(type.needed);
+  if (!type.ok()) return need_more<AuthReply>(type.needed);
   switch (type.value) {
     case AuthOk::kType:
       return decode_typed<AuthOk>(in, type.consumed, v);
     case AuthError::kType:
       return decode_typed<AuthError>(in, type.consumed, v);
   }
-  return detail::malformed<AuthReply>(detail::field_error(
-      "AUTH reply", "Type",
-      "unknown type " + std::to_string(type.value) + " on " + std::string(alpn(v))));
+  return malformed<AuthReply>(detail::unknown_type("AUTH reply", type.value, v));
 }
 
 Status encode_auth_reply(const AuthReply& reply, Writer& w, LiteVersion v) {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -24,7 +24,7 @@ struct Auth {
   std::vector<uint8_t> token;
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<Auth> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<Auth> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const Auth&) const = default;
 };
 
@@ -59,7 +59,7 @@ struct AuthError {
 
 using AuthReply = std::variant<AuthOk, AuthError>;
 
-DecodeResult<AuthReply> decode_auth_reply(std::span<const uint8_t> in, LiteVersion v);
+Decoded<AuthReply> decode_auth_reply(std::span<const uint8_t> in, LiteVersion v);
 Status encode_auth_reply(const AuthReply& reply, Writer& w, LiteVersion v);
 
 }  // namespace moq::wire::lite

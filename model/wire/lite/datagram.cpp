@@ -17,12 +17,12 @@ size_t encode_datagram_header(const DatagramHeader& h, size_t payload_size, Lite
   return n;
 }
 
-DecodeResult<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, LiteVersion v) {
+Decoded<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, LiteVersion v) {
   if (datagram.size() > kMaxDatagramSize) {
-    return detail::malformed<DatagramHeader>(
-        detail::field_error(DatagramHeader::kName, "Payload",
-                            "datagram of " + std::to_string(datagram.size()) + " bytes exceeds " +
-                                std::to_string(kMaxDatagramSize)));
+    return malformed<DatagramHeader>(
+        detail::violation(DatagramHeader::kName, "Payload",
+                          "datagram of " + std::to_string(datagram.size()) + " bytes exceeds " +
+                              std::to_string(kMaxDatagramSize)));
   }
   static constexpr const char* kFields[] = {"Subscribe ID", "Group Sequence", "Timestamp"};
   const VarintForm form = varint_form(v);
@@ -31,18 +31,14 @@ DecodeResult<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, 
   for (int i = 0; i < 3; ++i) {
     const VarintDecode d = decode_varint(datagram.subspan(pos), form);
     if (d.status != DecodeStatus::Ok) {
-      return detail::malformed<DatagramHeader>(detail::field_error(
+      return malformed<DatagramHeader>(detail::violation(
           DatagramHeader::kName, kFields[i],
           "the datagram ends inside this field (" + std::to_string(datagram.size()) + " bytes)"));
     }
     values[i] = d.value;
     pos += d.length;
   }
-  DecodeResult<DatagramHeader> r;
-  r.status = DecodeStatus::Ok;
-  r.consumed = pos;
-  r.value = {values[0], values[1], values[2]};
-  return r;
+  return decoded(DatagramHeader{values[0], values[1], values[2]}, pos);
 }
 
 }  // namespace moq::wire::lite

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <span>
 
+#include "model/base/decoded.h"
 #include "model/base/varint.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -36,6 +36,6 @@ size_t encode_datagram_header(const DatagramHeader& h, size_t payload_size, Lite
 // datagram.subspan(consumed). Never NeedMore (a datagram arrives whole): a truncated header or a
 // datagram over kMaxDatagramSize is Malformed, which the session answers by dropping the
 // datagram silently, not by closing the session.
-DecodeResult<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, LiteVersion v);
+Decoded<DatagramHeader> decode_datagram(std::span<const uint8_t> datagram, LiteVersion v);
 
 }  // namespace moq::wire::lite

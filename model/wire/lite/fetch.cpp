@@ -1,6 +1,7 @@
 #include "model/wire/lite/fetch.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 namespace {
@@ -31,10 +32,10 @@ Status Fetch::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<Fetch> Fetch::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<Fetch>(in, 0, v, kName, [](detail::BodyReader& b, Fetch& f) {
-    b.string("Broadcast Path", kMaxMessageLength, f.broadcast);
-    b.string("Track Name", kMaxMessageLength, f.track);
+Decoded<Fetch> Fetch::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<Fetch>(in, 0, v, kName, [](Reader& b, Fetch& f) {
+    f.broadcast = detail::read_utf8(b, "Broadcast Path", kMaxMessageLength);
+    f.track = detail::read_utf8(b, "Track Name", kMaxMessageLength);
     f.priority = b.u8("Subscriber Priority");
     f.group = b.varint("Group Sequence");
     f.frame_start = b.varint("Frame Start");

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -29,7 +29,7 @@ struct Fetch {
   std::optional<uint64_t> frame_end;  // inclusive; wire opt+1, nullopt = to the end of the group
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<Fetch> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<Fetch> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const Fetch&) const = default;
 };
 

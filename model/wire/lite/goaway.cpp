@@ -1,6 +1,7 @@
 #include "model/wire/lite/goaway.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 
@@ -10,9 +11,9 @@ Status Goaway::encode(Writer& w, LiteVersion v) const {
   return detail::encode_sized(w, c, std::nullopt, [&](Writer& out) { out.string(uri); });
 }
 
-DecodeResult<Goaway> Goaway::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<Goaway>(in, 0, v, kName, [](detail::BodyReader& b, Goaway& g) {
-    b.string("New Session URI", kMaxReasonLength, g.uri);
+Decoded<Goaway> Goaway::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<Goaway>(in, 0, v, kName, [](Reader& b, Goaway& g) {
+    g.uri = detail::read_utf8(b, "New Session URI", kMaxReasonLength);
   });
 }
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -20,7 +20,7 @@ struct Goaway {
   std::string uri;
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<Goaway> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<Goaway> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const Goaway&) const = default;
 };
 

@@ -1,15 +1,9 @@
 #include "model/wire/lite/group.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/stream_type.h"
 
 namespace moq::wire::lite {
-namespace {
-
-// Zigzag values of deltas in [kMinTimestampDelta, kMaxTimestampDelta] are exactly those below
-// 2^62.
-constexpr uint64_t kMaxZigzag = kQuicVarintMax;
-
-}  // namespace
 
 size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
   const VarintForm form = varint_form(v);
@@ -25,19 +19,17 @@ size_t encode_group_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
 }
 
 size_t encode_group_stream_header(const GroupHeader& h, LiteVersion v, uint8_t* out) {
-  out[0] = 0x0;  // UniStream::Group
+  out[0] = stream_type_byte(UniStream::Group);
   const size_t n = encode_group_header(h, v, out + 1);
   return n == 0 ? 0 : n + 1;
 }
 
-DecodeResult<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteVersion v) {
   const VarintForm form = varint_form(v);
   const VarintDecode len = decode_varint(in, form);
-  if (len.status != DecodeStatus::Ok) return detail::need_more<GroupHeader>(len.length);
+  if (len.status != DecodeStatus::Ok) return need_more<GroupHeader>(len.length);
   if (len.value > kMaxMessageLength) {
-    return detail::malformed<GroupHeader>(
-        detail::field_error(GroupHeader::kName, "Message Length",
-                            std::to_string(len.value) + " exceeds the 64 MiB limit"));
+    return malformed<GroupHeader>(detail::length_over_limit(GroupHeader::kName, len.value));
   }
   const uint64_t body_length = len.value;
   const size_t end = len.length + static_cast<size_t>(body_length);
@@ -51,59 +43,29 @@ DecodeResult<GroupHeader> decode_group_header(std::span<const uint8_t> in, LiteV
     if (d.status != DecodeStatus::Ok) {
       // The varint's first byte already tells whether it can fit in the declared body.
       if (!complete && pos + d.length <= body_length) {
-        return detail::need_more<GroupHeader>(end);
+        return need_more<GroupHeader>(end);
       }
-      return detail::malformed<GroupHeader>(
-          detail::field_error(GroupHeader::kName, kFields[i],
-                              "the body ends inside this field (Message Length " +
-                                  std::to_string(body_length) + " is too short)"));
+      return malformed<GroupHeader>(
+          detail::violation(GroupHeader::kName, kFields[i],
+                            "the body ends inside this field (Message Length " +
+                                std::to_string(body_length) + " is too short)"));
     }
     values[i] = d.value;
     pos += d.length;
   }
   if (pos != body_length) {
-    return detail::malformed<GroupHeader>(
-        detail::long_body_error(GroupHeader::kName, body_length, pos));
+    return malformed<GroupHeader>(detail::long_body_error(GroupHeader::kName, body_length, pos));
   }
-  DecodeResult<GroupHeader> r;
-  r.status = DecodeStatus::Ok;
-  r.consumed = end;
-  r.value = {values[0], values[1], values[2]};
-  return r;
+  return decoded(GroupHeader{values[0], values[1], values[2]}, end);
 }
 
-size_t encode_frame_header(int64_t timestamp_delta, uint64_t payload_size, LiteVersion v,
-                           uint8_t* out) {
-  if (timestamp_delta < kMinTimestampDelta || timestamp_delta > kMaxTimestampDelta) return 0;
-  if (payload_size > kMaxMessageLength) return 0;
-  const VarintForm form = varint_form(v);
-  const size_t n = encode_varint(zigzag_encode(timestamp_delta), form, out);
-  return n + encode_varint(payload_size, form, out + n);
+Error detail::delta_out_of_range(uint64_t zigzag) {
+  return violation(FrameHeader::kName, "Timestamp Delta",
+                   "zigzag value " + std::to_string(zigzag) + " is outside [-2^61, 2^61)");
 }
 
-DecodeResult<FrameHeader> decode_frame_header(std::span<const uint8_t> in, LiteVersion v) {
-  const VarintForm form = varint_form(v);
-  const VarintDecode delta = decode_varint(in, form);
-  if (delta.status != DecodeStatus::Ok) return detail::need_more<FrameHeader>(delta.length);
-  if (delta.value > kMaxZigzag) {
-    return detail::malformed<FrameHeader>(detail::field_error(
-        FrameHeader::kName, "Timestamp Delta",
-        "zigzag value " + std::to_string(delta.value) + " is outside [-2^61, 2^61)"));
-  }
-  const VarintDecode len = decode_varint(in.subspan(delta.length), form);
-  if (len.status != DecodeStatus::Ok) {
-    return detail::need_more<FrameHeader>(delta.length + len.length);
-  }
-  if (len.value > kMaxMessageLength) {
-    return detail::malformed<FrameHeader>(
-        detail::field_error(FrameHeader::kName, "Message Length",
-                            std::to_string(len.value) + " exceeds the 64 MiB limit"));
-  }
-  DecodeResult<FrameHeader> r;
-  r.status = DecodeStatus::Ok;
-  r.consumed = delta.length + len.length;
-  r.value = {zigzag_decode(delta.value), len.value};
-  return r;
+Error detail::payload_too_large(uint64_t payload_size) {
+  return length_over_limit(FrameHeader::kName, payload_size);
 }
 
 }  // namespace moq::wire::lite

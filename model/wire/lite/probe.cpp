@@ -14,8 +14,8 @@ Status Probe::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<Probe> Probe::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<Probe>(in, 0, v, kName, [](detail::BodyReader& b, Probe& p) {
+Decoded<Probe> Probe::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<Probe>(in, 0, v, kName, [](Reader& b, Probe& p) {
     p.bitrate = b.varint("Bitrate");
     p.rtt_ms = b.varint("RTT");
   });

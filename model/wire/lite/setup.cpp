@@ -3,11 +3,11 @@
 #include <array>
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/enum_code.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 namespace {
-
-using detail::BodyReader;
 
 const char* param_field(uint64_t id) {
   switch (id) {
@@ -26,7 +26,7 @@ const char* param_field(uint64_t id) {
 }
 
 // A varint parameter value: exactly one varint filling the whole value.
-uint64_t param_varint(BodyReader& b, uint64_t id, std::span<const uint8_t> value, LiteVersion v) {
+uint64_t param_varint(Reader& b, uint64_t id, std::span<const uint8_t> value, LiteVersion v) {
   const VarintDecode d = decode_varint(value, setup_param_varint_form(v));
   if (d.status != DecodeStatus::Ok || d.length != value.size()) {
     b.fail(param_field(id),
@@ -41,7 +41,7 @@ bool is_varint_param(uint64_t id) {
          id == setup_param::kHop;
 }
 
-void check_partial_value(BodyReader& b, uint64_t id, std::span<const uint8_t> part, uint64_t len,
+void check_partial_value(Reader& b, uint64_t id, std::span<const uint8_t> part, uint64_t len,
                          LiteVersion v) {
   if (is_varint_param(id) && !part.empty()) {
     // The first byte gives the varint's length, which must be the whole value.
@@ -57,7 +57,7 @@ void check_partial_value(BodyReader& b, uint64_t id, std::span<const uint8_t> pa
   }
 }
 
-void parse_setup(BodyReader& b, SetupMessage& s, LiteVersion v) {
+void parse_setup(Reader& b, SetupMessage& s, LiteVersion v) {
   // Every parameter takes at least an ID byte and a length byte.
   const uint64_t count = b.count("Parameter Count", kMaxSetupParameters, 2);
   std::array<uint64_t, kMaxSetupParameters> seen{};
@@ -72,10 +72,10 @@ void parse_setup(BodyReader& b, SetupMessage& s, LiteVersion v) {
       }
     }
     seen[i] = id;
-    if (b.reader().remaining() < len) {
+    if (b.remaining() < len) {
       // The value is still arriving: judge what is there already, so that NeedMore is returned
       // only while the parameter can still be valid.
-      check_partial_value(b, id, b.reader().rest(), len, v);
+      check_partial_value(b, id, b.rest(), len, v);
       if (!b.ok()) return;
     }
     const auto value = b.raw(param_field(id), len);
@@ -121,14 +121,23 @@ void write_varint_param(Writer& w, uint64_t id, const std::optional<uint64_t>& v
 }  // namespace
 
 ProbeLevel SetupMessage::probe_level() const {
-  if (!probe || *probe == 0) return ProbeLevel::None;
-  if (*probe == 1) return ProbeLevel::Report;
-  return ProbeLevel::Increase;
+  if (!probe) return ProbeLevel::None;
+  // Every value from Increase's up reads as Increase.
+  if (*probe >= static_cast<uint64_t>(ProbeLevel::Increase)) return ProbeLevel::Increase;
+  return static_cast<ProbeLevel>(*probe);
 }
 
 SetupRole SetupMessage::role_hint() const {
-  if (role && (*role == 1 || *role == 2)) return static_cast<SetupRole>(*role);
-  return SetupRole::Both;
+  if (!role || !detail::fits<SetupRole>(*role)) return SetupRole::Both;
+  const auto r = static_cast<SetupRole>(*role);
+  switch (r) {
+    case SetupRole::Publisher:
+    case SetupRole::Subscriber:
+      return r;
+    case SetupRole::Both:
+      break;
+  }
+  return SetupRole::Both;  // Both, or a value with no meaning
 }
 
 Status SetupMessage::encode(Writer& w, LiteVersion v) const {
@@ -153,9 +162,9 @@ Status SetupMessage::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<SetupMessage> SetupMessage::decode(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<SetupMessage> SetupMessage::decode(std::span<const uint8_t> in, LiteVersion v) {
   return detail::decode_sized<SetupMessage>(
-      in, 0, v, kName, [v](BodyReader& b, SetupMessage& s) { parse_setup(b, s, v); });
+      in, 0, v, kName, [v](Reader& b, SetupMessage& s) { parse_setup(b, s, v); });
 }
 
 }  // namespace moq::wire::lite

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -52,7 +52,7 @@ struct SetupMessage {
 
   // Appends the message (without the stream type byte). Writes nothing on error.
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<SetupMessage> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<SetupMessage> decode(std::span<const uint8_t> in, LiteVersion v);
 
   bool operator==(const SetupMessage&) const = default;
 };

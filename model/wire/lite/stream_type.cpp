@@ -1,21 +1,40 @@
 #include "model/wire/lite/stream_type.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/enum_code.h"
 
 namespace moq::wire::lite {
 
-DecodeResult<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v) {
   return detail::read_type(in, v);
 }
 
 std::optional<BidiStream> bidi_stream_from_type(uint64_t type, LiteVersion v) {
-  if (type >= 0x1 && type <= 0x6) return static_cast<BidiStream>(type);
-  if (type == 0x7 && has_auth(v)) return BidiStream::Auth;
-  return std::nullopt;
+  if (!detail::fits<BidiStream>(type)) return std::nullopt;
+  const auto s = static_cast<BidiStream>(type);
+  switch (s) {
+    case BidiStream::Announce:
+    case BidiStream::Subscribe:
+    case BidiStream::Fetch:
+    case BidiStream::Probe:
+    case BidiStream::Goaway:
+    case BidiStream::Track:
+      return s;
+    case BidiStream::Auth:
+      if (has_auth(v)) return s;
+      return std::nullopt;
+  }
+  return std::nullopt;  // includes 0x0, the "Session" stream of lite-01/02
 }
 
 std::optional<UniStream> uni_stream_from_type(uint64_t type, LiteVersion) {
-  if (type <= 0x1) return static_cast<UniStream>(type);
+  if (!detail::fits<UniStream>(type)) return std::nullopt;
+  const auto s = static_cast<UniStream>(type);
+  switch (s) {
+    case UniStream::Group:
+    case UniStream::Setup:
+      return s;
+  }
   return std::nullopt;  // includes 0x2 "Padding": see has_padding_stream()
 }
 

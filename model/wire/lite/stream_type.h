@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-#include "model/wire/lite/decode_result.h"
+#include "model/base/decoded.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -29,7 +29,7 @@ enum class UniStream : uint8_t {
 };
 
 // Reads the stream type varint. Ok (raw type in value) or NeedMore; never Malformed.
-DecodeResult<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v);
+Decoded<uint64_t> decode_stream_type(std::span<const uint8_t> in, LiteVersion v);
 
 // The stream a raw type names on this version, or nullopt for a type the version does not define
 // (0x0 "Session" of lite-01/02, Auth on -06, anything unknown). The receiver resets such a stream

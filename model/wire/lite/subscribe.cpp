@@ -3,14 +3,14 @@
 #include <type_traits>
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 namespace {
 
-using detail::BodyReader;
 using detail::EncodeCheck;
 
-void parse_options(BodyReader& b, SubscribeOptions& o) {
+void parse_options(Reader& b, SubscribeOptions& o) {
   o.priority = b.u8("Subscriber Priority");
   o.max_age_ms = b.varint("Subscriber Max Age");
   o.group_start = b.varint("Group Start");
@@ -39,9 +39,9 @@ void write_options(Writer& w, const SubscribeOptions& o) {
 }
 
 template <class Msg>
-DecodeResult<SubscribeReply> decode_reply_body(std::span<const uint8_t> in, size_t offset,
-                                               LiteVersion v) {
-  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [v](BodyReader& b, Msg& m) {
+Decoded<SubscribeReply> decode_reply_body(std::span<const uint8_t> in, size_t offset,
+                                          LiteVersion v) {
+  auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [v](Reader& b, Msg& m) {
     if constexpr (std::is_same_v<Msg, SubscribeOk>) {
       m.group = b.varint("Group");
     } else if constexpr (std::is_same_v<Msg, SubscribeEnd>) {
@@ -53,17 +53,16 @@ DecodeResult<SubscribeReply> decode_reply_body(std::span<const uint8_t> in, size
       m.error_code = b.varint("Error Code");
     }
   });
-  return detail::widen<SubscribeReply>(std::move(r));
+  return widen<SubscribeReply>(std::move(r));
 }
 
 }  // namespace
 
 Status SubscribeOptions::check(const char* message) const {
   if (!group_end && frame_end) {
-    return Error{session_code::kProtocolViolation,
-                 detail::field_error(message, "Frame End",
-                                     "is " + std::to_string(*frame_end + 1) +
-                                         " on the wire but Group End is 0 (unbounded)")};
+    return detail::violation(
+        message, "Frame End",
+        "is " + std::to_string(*frame_end + 1) + " on the wire but Group End is 0 (unbounded)");
   }
   return {};
 }
@@ -82,11 +81,11 @@ Status Subscribe::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<Subscribe> Subscribe::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<Subscribe>(in, 0, v, kName, [](BodyReader& b, Subscribe& s) {
+Decoded<Subscribe> Subscribe::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<Subscribe>(in, 0, v, kName, [](Reader& b, Subscribe& s) {
     s.id = b.varint("Subscribe ID");
-    b.string("Broadcast Path", kMaxMessageLength, s.broadcast);
-    b.string("Track Name", kMaxMessageLength, s.track);
+    s.broadcast = detail::read_utf8(b, "Broadcast Path", kMaxMessageLength);
+    s.track = detail::read_utf8(b, "Track Name", kMaxMessageLength);
     parse_options(b, s.options);
   });
 }
@@ -98,9 +97,9 @@ Status SubscribeUpdate::encode(Writer& w, LiteVersion v) const {
                               [&](Writer& out) { write_options(out, options); });
 }
 
-DecodeResult<SubscribeUpdate> SubscribeUpdate::decode(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<SubscribeUpdate> SubscribeUpdate::decode(std::span<const uint8_t> in, LiteVersion v) {
   return detail::decode_sized<SubscribeUpdate>(
-      in, 0, v, kName, [](BodyReader& b, SubscribeUpdate& u) { parse_options(b, u.options); });
+      in, 0, v, kName, [](Reader& b, SubscribeUpdate& u) { parse_options(b, u.options); });
 }
 
 Status SubscribeOk::encode(Writer& w, LiteVersion v) const {
@@ -139,9 +138,9 @@ Status SubscribeDrop::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<SubscribeReply> decode_subscribe_reply(std::span<const uint8_t> in, LiteVersion v) {
+Decoded<SubscribeReply> decode_subscribe_reply(std::span<const uint8_t> in, LiteVersion v) {
   const auto type = detail::read_type(in, v);
-  if (!type.ok()) return detail::need_more<SubscribeReply>(type.needed);
+  if (!type.ok()) return need_more<SubscribeReply>(type.needed);
   switch (type.value) {
     case SubscribeOk::kType:
       return decode_reply_body<SubscribeOk>(in, type.consumed, v);
@@ -151,9 +150,7 @@ DecodeResult<SubscribeReply> decode_subscribe_reply(std::span<const uint8_t> in,
       if (has_subscribe_drop(v)) return decode_reply_body<SubscribeDrop>(in, type.consumed, v);
       break;
   }
-  return detail::malformed<SubscribeReply>(detail::field_error(
-      "SUBSCRIBE reply", "Type",
-      "unknown type " + std::to_string(type.value) + " on " + std::string(alpn(v))));
+  return malformed<SubscribeReply>(detail::unknown_type("SUBSCRIBE reply", type.value, v));
 }
 
 Status encode_subscribe_reply(const SubscribeReply& reply, Writer& w, LiteVersion v) {

@@ -11,8 +11,8 @@
 #include <variant>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -51,7 +51,7 @@ struct Subscribe {
 
   Status check() const { return options.check(kName); }
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<Subscribe> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<Subscribe> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const Subscribe&) const = default;
 };
 
@@ -64,7 +64,7 @@ struct SubscribeUpdate {
 
   Status check() const { return options.check(kName); }
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<SubscribeUpdate> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<SubscribeUpdate> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const SubscribeUpdate&) const = default;
 };
 
@@ -114,7 +114,7 @@ using SubscribeReply = std::variant<SubscribeOk, SubscribeEnd, SubscribeDrop>;
 
 // Decodes one typed reply. A type the version does not define (0x2 on -07, anything >= 0x3) is
 // Malformed.
-DecodeResult<SubscribeReply> decode_subscribe_reply(std::span<const uint8_t> in, LiteVersion v);
+Decoded<SubscribeReply> decode_subscribe_reply(std::span<const uint8_t> in, LiteVersion v);
 Status encode_subscribe_reply(const SubscribeReply& reply, Writer& w, LiteVersion v);
 
 }  // namespace moq::wire::lite

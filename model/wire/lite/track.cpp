@@ -1,10 +1,10 @@
 #include "model/wire/lite/track.h"
 
 #include "model/wire/lite/detail/body_codec.h"
+#include "model/wire/lite/detail/utf8.h"
 
 namespace moq::wire::lite {
 
-using detail::BodyReader;
 using detail::EncodeCheck;
 
 Status Track::encode(Writer& w, LiteVersion v) const {
@@ -17,17 +17,16 @@ Status Track::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<Track> Track::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<Track>(in, 0, v, kName, [](BodyReader& b, Track& t) {
-    b.string("Broadcast Path", kMaxMessageLength, t.broadcast);
-    b.string("Track Name", kMaxMessageLength, t.track);
+Decoded<Track> Track::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<Track>(in, 0, v, kName, [](Reader& b, Track& t) {
+    t.broadcast = detail::read_utf8(b, "Broadcast Path", kMaxMessageLength);
+    t.track = detail::read_utf8(b, "Track Name", kMaxMessageLength);
   });
 }
 
 Status TrackInfo::check() const {
   if (timescale == 0) {
-    return Error{session_code::kProtocolViolation,
-                 detail::field_error(kName, "Timescale", "is 0, must be non-zero")};
+    return detail::violation(kName, "Timescale", "is 0, must be non-zero");
   }
   return {};
 }
@@ -53,8 +52,8 @@ Status TrackInfo::encode(Writer& w, LiteVersion v) const {
   });
 }
 
-DecodeResult<TrackInfo> TrackInfo::decode(std::span<const uint8_t> in, LiteVersion v) {
-  return detail::decode_sized<TrackInfo>(in, 0, v, kName, [v](BodyReader& b, TrackInfo& t) {
+Decoded<TrackInfo> TrackInfo::decode(std::span<const uint8_t> in, LiteVersion v) {
+  return detail::decode_sized<TrackInfo>(in, 0, v, kName, [v](Reader& b, TrackInfo& t) {
     t.priority = b.u8("Publisher Priority");
     if (max_age_is_opt_plus_one(v)) {
       t.max_age_ms = b.opt_plus_one("Publisher Max Age");

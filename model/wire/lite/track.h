@@ -8,8 +8,8 @@
 #include <string>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
-#include "model/wire/lite/decode_result.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::wire::lite {
@@ -22,7 +22,7 @@ struct Track {
   std::string track;
 
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<Track> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<Track> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const Track&) const = default;
 };
 
@@ -41,7 +41,7 @@ struct TrackInfo {
   // accepts it and the subscriber calls this; encode refuses it.
   Status check() const;
   Status encode(Writer& w, LiteVersion v) const;
-  static DecodeResult<TrackInfo> decode(std::span<const uint8_t> in, LiteVersion v);
+  static Decoded<TrackInfo> decode(std::span<const uint8_t> in, LiteVersion v);
   bool operator==(const TrackInfo&) const = default;
 };
 

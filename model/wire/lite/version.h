@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "model/base/unreachable.h"
 #include "model/base/varint.h"
@@ -56,6 +57,20 @@ constexpr std::string_view alpn(LiteVersion v) {
 constexpr std::optional<LiteVersion> version_from_alpn(std::string_view id) {
   const std::optional<Version> v = moq::version_from_alpn(id);
   return v ? lite_version(*v) : std::nullopt;
+}
+
+// Calls f with v as a compile-time constant (a std::integral_constant that converts to
+// LiteVersion), so that a per-frame loop can be compiled once per version: the inline FRAME
+// header functions then test no version inside the loop.
+template <class F>
+constexpr decltype(auto) with_version(LiteVersion v, F&& f) {
+  switch (v) {
+    case LiteVersion::Lite06:
+      return f(std::integral_constant<LiteVersion, LiteVersion::Lite06>{});
+    case LiteVersion::Lite07Wip:
+      return f(std::integral_constant<LiteVersion, LiteVersion::Lite07Wip>{});
+  }
+  unreachable();
 }
 
 // Legacy 32-bit codes (only the lite-01/02 SETUP negotiation used them; never on a -06/-07

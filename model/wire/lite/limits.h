@@ -1,12 +1,8 @@
-// What every moq-lite decoder returns, and the limits shared by all messages.
+// The limits every moq-lite message shares (spec section 2 and the Rust stack's choices).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-
-#include "model/base/decoded.h"
-#include "model/base/result.h"
-#include "model/base/varint.h"
 
 namespace moq::wire::lite {
 
@@ -19,9 +15,5 @@ inline constexpr uint64_t kMaxReasonLength = 8192;
 inline constexpr size_t kMaxHops = 32;
 // Most parameters in one SETUP (the Rust stack's limit).
 inline constexpr uint64_t kMaxSetupParameters = 64;
-
-// Every decoder returns the shared shape (model/base/decoded.h).
-template <class T>
-using DecodeResult = Decoded<T>;
 
 }  // namespace moq::wire::lite

@@ -18,7 +18,7 @@
 
 namespace moq::session::testing {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 // Writes bytes to a stream; the test's streams have room (default windows).
 inline void write_bytes(SendStream& s, std::span<const uint8_t> bytes) {

@@ -58,7 +58,7 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept {
 }
 #pragma GCC diagnostic pop
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -527,4 +527,4 @@ TEST(IetfData, HotPathDoesNotAllocate) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -12,7 +12,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 #ifndef MOQ_IETF_FUZZ_INPUTS
@@ -493,4 +493,4 @@ TEST(IetfFuzzData, Datagrams) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -6,7 +6,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -181,4 +181,4 @@ TEST(IetfRoundTrip, Draft18FetchTypesDecodeToTheirFields) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -4,7 +4,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -443,4 +443,4 @@ TEST(IetfStrict, VersionsAndPredicates) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -4,7 +4,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -322,4 +322,4 @@ TEST(IetfVectors, V21StatusDatagram) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -16,7 +16,7 @@
 
 namespace moq::session::ietf_session {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 // Longest header a fast path writes: one flags/delta byte and a payload length.
 inline constexpr size_t kMaxFastObjectHeader = 1 + kMaxVarintSize;

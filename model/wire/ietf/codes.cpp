@@ -1,6 +1,6 @@
 #include "model/wire/ietf/codes.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 const char* message_type_name(uint64_t type, IetfVersion v) {
   switch (type) {
@@ -249,4 +249,4 @@ const char* stream_reset_code_name(uint64_t code, IetfVersion) {
   }
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

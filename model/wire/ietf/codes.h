@@ -8,7 +8,7 @@
 
 #include "model/wire/ietf/version.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- Control message types (3.2) ----
 enum class MessageType : uint64_t {
@@ -223,4 +223,4 @@ inline uint64_t effective_stream_reset_code(uint64_t code, IetfVersion v) {
   return stream_reset_code_name(code, v) ? code : uint64_t(StreamResetCode::InternalError);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -167,4 +167,4 @@ Status encode_control(Writer& w, const ControlMessage& m, IetfVersion v) {
       m);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -15,7 +15,7 @@
 #include "model/base/varint.h"
 #include "model/wire/ietf/messages.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 using ControlMessage =
     std::variant<Setup, GoAway, Subscribe, SubscribeOk, RequestUpdate, Publish, PublishDone,
@@ -61,4 +61,4 @@ Status encode_framed(Writer& w, uint64_t type, const char* name, Body&& body) {
   return finish_frame(w, start, name);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -5,7 +5,7 @@
 
 #include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -593,4 +593,4 @@ DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& ou
   return done(datagram.size());
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -18,7 +18,7 @@
 #include "model/wire/ietf/codes.h"
 #include "model/wire/ietf/version.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // Outcome of decoding one item from the front of a span.
 struct DataDecode {
@@ -188,4 +188,4 @@ class PropertyReader {
   bool failed_ = false;
 };
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -597,4 +597,4 @@ Status PublishBlocked::check(IetfVersion v) const {
   return check_full_track_name(suffix, track_name, publish_blocked_name(v));
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -21,7 +21,7 @@
 #include "model/wire/ietf/version.h"
 #include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 #define MOQ_IETF_MESSAGE_METHODS(Self, Type)              \
   static constexpr MessageType kType = MessageType::Type; \
@@ -209,4 +209,4 @@ using PublishSkipped = PublishBlocked;
 
 #undef MOQ_IETF_MESSAGE_METHODS
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

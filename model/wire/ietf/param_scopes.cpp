@@ -1,7 +1,7 @@
 // Which parameters each message form may carry, per draft (spec 3.4 "Allowed in" columns).
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 constexpr uint64_t T(ParamType t) {
@@ -256,4 +256,4 @@ ParamMask allowed_params_for_message(MessageType type, IetfVersion v) {
   }
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -1,6 +1,6 @@
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -591,4 +591,4 @@ Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, co
   return {};
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

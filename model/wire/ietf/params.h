@@ -17,7 +17,7 @@
 #include "model/wire/ietf/version.h"
 #include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- -18 SUBSCRIPTION_FILTER (param 0x21, length-prefixed) ----
 enum class SubscriptionFilterType : uint8_t {
@@ -173,4 +173,4 @@ inline Status check_params(const MessageParams& p, ParamScope scope, IetfVersion
   return check_params(p, allowed_params(scope, v), v, message);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

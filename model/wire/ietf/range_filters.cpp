@@ -4,7 +4,7 @@
 
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 constexpr uint64_t T(ParamType t) {
@@ -99,4 +99,4 @@ Status check_range_filters(std::span<const RangeFilter> filters) {
   return {};
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

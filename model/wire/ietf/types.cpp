@@ -1,6 +1,6 @@
 #include "model/wire/ietf/types.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -312,4 +312,4 @@ Redirect decode_redirect(WireReader& r) {
   return out;
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -13,7 +13,7 @@
 #include "model/wire/ietf/codes.h"
 #include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- Location (2.5): ordered by (group, object) ----
 struct Location {
@@ -96,4 +96,4 @@ struct Redirect {
 void encode_redirect(Writer& w, const Redirect& r);
 Redirect decode_redirect(WireReader& r);
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

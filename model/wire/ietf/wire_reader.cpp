@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 void WireReader::adopt(const WireReader& child, const char* field, uint64_t overrun_code) {
   if (!ok() || child.ok()) return;
@@ -30,4 +30,4 @@ std::string describe_value(uint64_t v) {
   return buf;
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

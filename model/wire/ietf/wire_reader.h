@@ -14,7 +14,7 @@
 #include "model/base/result.h"
 #include "model/wire/ietf/codes.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 class WireReader : public Reader {
  public:
@@ -52,4 +52,4 @@ class WireReader : public Reader {
 // Renders v as decimal and hex for error messages: "300 (0x12c)".
 std::string describe_value(uint64_t v);
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -2,6 +2,7 @@
 // properties. Every failure must be Malformed with a message naming the message and the field.
 #include <gtest/gtest.h>
 
+#include "model/wire/ietf/describe_value.h"
 #include "tests/wire_ietf/test_util.h"
 
 namespace moq::wire::ietf::test {

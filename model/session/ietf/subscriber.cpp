@@ -5,6 +5,7 @@
 
 #include "model/session/ietf/names.h"
 #include "model/session/ietf/object_fast_path.h"
+#include "model/wire/ietf/describe_value.h"
 
 namespace moq::session::ietf_session {
 

@@ -2,16 +2,18 @@
 
 #include <string>
 
+#include "model/wire/ietf/describe_value.h"
+
 namespace moq::wire::ietf {
 
 namespace {
 
 template <class M>
-ControlMessage decode_body(WireReader& r, IetfVersion v) {
+ControlMessage decode_body(Reader& r, IetfVersion v) {
   return ControlMessage(M::decode(r, v));
 }
 
-using BodyDecoder = ControlMessage (*)(WireReader&, IetfVersion);
+using BodyDecoder = ControlMessage (*)(Reader&, IetfVersion);
 
 BodyDecoder body_decoder(uint64_t type, IetfVersion v) {
   switch (type) {
@@ -114,7 +116,7 @@ ControlDecode decode_control(std::span<const uint8_t> in, IetfVersion v) {
   const size_t body_length = size_t{in[t.length]} << 8 | in[t.length + 1];
   if (in.size() < header + body_length) return need_more(header + body_length);
 
-  WireReader r(in.subspan(header, body_length), name);
+  Reader r(in.subspan(header, body_length), kVarint, name);
   ControlMessage msg = decoder(r, v);
   if (r.status() == DecodeStatus::NeedMore)
     return malformed(Error{kProtocolViolation, overrun_text(r.error(), body_length)});

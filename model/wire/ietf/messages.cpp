@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/wire/ietf/describe_value.h"
+
 namespace moq::wire::ietf {
 
 namespace {
@@ -16,7 +18,7 @@ std::string to_string(std::span<const uint8_t> b) {
 }
 
 // Reads the parameter block of message type t.
-MessageParams read_params(WireReader& r, MessageType t, IetfVersion v) {
+MessageParams read_params(Reader& r, MessageType t, IetfVersion v) {
   return decode_params(r, allowed_params_for_message(t, v), v);
 }
 
@@ -88,7 +90,7 @@ void Setup::encode(Writer& w, IetfVersion) const {
   encode_kvps(w, setup_options(*this));
 }
 
-Setup Setup::decode(WireReader& r, IetfVersion v) {
+Setup Setup::decode(Reader& r, IetfVersion v) {
   Setup m;
   std::vector<KeyValuePair> kvps = decode_kvps_to_end(r, "setup options");
   if (!r.ok()) return m;
@@ -107,8 +109,8 @@ Setup Setup::decode(WireReader& r, IetfVersion v) {
         if (once(m.path.has_value(), "PATH")) m.path = std::move(kv.bytes);
         break;
       case SetupOption::AuthorizationToken: {
-        WireReader c({reinterpret_cast<const uint8_t*>(kv.bytes.data()), kv.bytes.size()},
-                     r.message());
+        Reader c({reinterpret_cast<const uint8_t*>(kv.bytes.data()), kv.bytes.size()}, kVarint,
+                 r.message());
         Token t = decode_token(c);
         r.adopt(c, "AUTHORIZATION_TOKEN", kKeyValueFormattingError);
         m.authorization_tokens.push_back(std::move(t));
@@ -165,7 +167,7 @@ void GoAway::encode(Writer& w, IetfVersion v) const {
   if (goaway_has_request_id(v) && request_id) w.varint(*request_id);
 }
 
-GoAway GoAway::decode(WireReader& r, IetfVersion v) {
+GoAway GoAway::decode(Reader& r, IetfVersion v) {
   GoAway m;
   m.new_session_uri = std::string(r.string("new session URI", kMaxGoawayUriLength));
   m.timeout_ms = r.varint("timeout");
@@ -190,7 +192,7 @@ void Subscribe::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-Subscribe Subscribe::decode(WireReader& r, IetfVersion v) {
+Subscribe Subscribe::decode(Reader& r, IetfVersion v) {
   Subscribe m;
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
@@ -211,7 +213,7 @@ void TrackStatus::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-TrackStatus TrackStatus::decode(WireReader& r, IetfVersion v) {
+TrackStatus TrackStatus::decode(Reader& r, IetfVersion v) {
   TrackStatus m;
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
@@ -233,7 +235,7 @@ void SubscribeOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-SubscribeOk SubscribeOk::decode(WireReader& r, IetfVersion v) {
+SubscribeOk SubscribeOk::decode(Reader& r, IetfVersion v) {
   SubscribeOk m;
   m.track_alias = r.varint("track alias");
   m.params = read_params(r, kType, v);
@@ -253,7 +255,7 @@ void RequestUpdate::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-RequestUpdate RequestUpdate::decode(WireReader& r, IetfVersion v) {
+RequestUpdate RequestUpdate::decode(Reader& r, IetfVersion v) {
   RequestUpdate m;
   m.request_id = r.varint("request ID");
   m.params = read_params(r, kType, v);
@@ -275,7 +277,7 @@ void Publish::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-Publish Publish::decode(WireReader& r, IetfVersion v) {
+Publish Publish::decode(Reader& r, IetfVersion v) {
   Publish m;
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
@@ -300,7 +302,7 @@ void PublishDone::encode(Writer& w, IetfVersion) const {
   w.string(reason);
 }
 
-PublishDone PublishDone::decode(WireReader& r, IetfVersion) {
+PublishDone PublishDone::decode(Reader& r, IetfVersion) {
   PublishDone m;
   m.status_code = r.varint("status code");
   m.stream_count = r.varint("stream count");
@@ -320,7 +322,7 @@ void PublishStateNotify::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-PublishStateNotify PublishStateNotify::decode(WireReader& r, IetfVersion v) {
+PublishStateNotify PublishStateNotify::decode(Reader& r, IetfVersion v) {
   PublishStateNotify m;
   m.params = read_params(r, kType, v);
   return m;
@@ -354,7 +356,7 @@ void Fetch::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-Fetch Fetch::decode(WireReader& r, IetfVersion v) {
+Fetch Fetch::decode(Reader& r, IetfVersion v) {
   Fetch m;
   m.request_id = r.varint("request ID");
   bool standalone = true;
@@ -413,7 +415,7 @@ void FetchOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-FetchOk FetchOk::decode(WireReader& r, IetfVersion v) {
+FetchOk FetchOk::decode(Reader& r, IetfVersion v) {
   FetchOk m;
   m.end_of_track = r.boolean("end of track");
   m.end = decode_location(r, "end group", "end object");
@@ -445,7 +447,7 @@ void RequestOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-RequestOk RequestOk::decode(WireReader& r, IetfVersion v) {
+RequestOk RequestOk::decode(Reader& r, IetfVersion v) {
   RequestOk m;
   m.params = read_params(r, kType, v);
   if (r.ok()) m.track_properties = decode_track_properties(r);
@@ -474,7 +476,7 @@ void RequestError::encode(Writer& w, IetfVersion) const {
   if (redirect) encode_redirect(w, *redirect);
 }
 
-RequestError RequestError::decode(WireReader& r, IetfVersion) {
+RequestError RequestError::decode(Reader& r, IetfVersion) {
   RequestError m;
   m.error_code = r.varint("error code");
   m.retry_interval = r.varint("retry interval");
@@ -504,7 +506,7 @@ void PublishNamespace::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-PublishNamespace PublishNamespace::decode(WireReader& r, IetfVersion v) {
+PublishNamespace PublishNamespace::decode(Reader& r, IetfVersion v) {
   PublishNamespace m;
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
@@ -523,7 +525,7 @@ void SubscribeNamespace::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-SubscribeNamespace SubscribeNamespace::decode(WireReader& r, IetfVersion v) {
+SubscribeNamespace SubscribeNamespace::decode(Reader& r, IetfVersion v) {
   SubscribeNamespace m;
   m.request_id = r.varint("request ID");
   m.prefix = decode_namespace(r, "track namespace prefix");
@@ -542,7 +544,7 @@ void SubscribeTracks::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-SubscribeTracks SubscribeTracks::decode(WireReader& r, IetfVersion v) {
+SubscribeTracks SubscribeTracks::decode(Reader& r, IetfVersion v) {
   SubscribeTracks m;
   m.request_id = r.varint("request ID");
   m.prefix = decode_namespace(r, "track namespace prefix");
@@ -561,7 +563,7 @@ void Namespace::encode(Writer& w, IetfVersion) const {
   encode_namespace(w, suffix);
 }
 
-Namespace Namespace::decode(WireReader& r, IetfVersion) {
+Namespace Namespace::decode(Reader& r, IetfVersion) {
   return Namespace{decode_namespace(r, "track namespace suffix")};
 }
 
@@ -573,7 +575,7 @@ void NamespaceDone::encode(Writer& w, IetfVersion) const {
   encode_namespace(w, suffix);
 }
 
-NamespaceDone NamespaceDone::decode(WireReader& r, IetfVersion) {
+NamespaceDone NamespaceDone::decode(Reader& r, IetfVersion) {
   return NamespaceDone{decode_namespace(r, "track namespace suffix")};
 }
 
@@ -586,7 +588,7 @@ void PublishBlocked::encode(Writer& w, IetfVersion) const {
   w.string(track_name);
 }
 
-PublishBlocked PublishBlocked::decode(WireReader& r, IetfVersion) {
+PublishBlocked PublishBlocked::decode(Reader& r, IetfVersion) {
   PublishBlocked m;
   m.suffix = decode_namespace(r, "track namespace suffix");
   m.track_name = decode_track_name(r, m.suffix);

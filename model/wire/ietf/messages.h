@@ -4,7 +4,7 @@
 //
 // Each struct has:
 //   encode(Writer&, v)    writes the body (no type, no length; control.h frames it)
-//   decode(WireReader&, v) reads the body; the framing checks that the body is used exactly
+//   decode(Reader&, v) reads the body; the framing checks that the body is used exactly
 //   check(v)              the rules the encoder relies on (limits, parameter scopes, draft)
 #pragma once
 
@@ -19,7 +19,6 @@
 #include "model/wire/ietf/params.h"
 #include "model/wire/ietf/types.h"
 #include "model/wire/ietf/version.h"
-#include "model/wire/ietf/wire_reader.h"
 
 namespace moq::wire::ietf {
 
@@ -27,7 +26,7 @@ namespace moq::wire::ietf {
   static constexpr MessageType kType = MessageType::Type; \
   bool operator==(const Self&) const = default;           \
   void encode(Writer& w, IetfVersion v) const;            \
-  static Self decode(WireReader& r, IetfVersion v);       \
+  static Self decode(Reader& r, IetfVersion v);           \
   Status check(IetfVersion v) const;
 
 // SETUP (0x2F00): Setup Options as KVPs filling the body. Unknown options are ignored on

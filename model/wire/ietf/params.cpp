@@ -1,5 +1,7 @@
 #include "model/wire/ietf/params.h"
 
+#include "model/wire/ietf/describe_value.h"
+
 namespace moq::wire::ietf {
 
 namespace {
@@ -223,20 +225,20 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
 
 namespace {
 
-uint8_t read_flag(WireReader& r, const char* name) {
+uint8_t read_flag(Reader& r, const char* name) {
   const uint8_t b = r.u8(name);
   if (r.ok() && b > 1) r.fail(name, "value " + std::to_string(b) + ", must be 0 or 1");
   return b;
 }
 
-GroupOrder read_group_order(WireReader& r) {
+GroupOrder read_group_order(Reader& r) {
   const uint8_t b = r.u8("GROUP_ORDER");
   if (r.ok() && b != 1 && b != 2)
     r.fail("GROUP_ORDER", "value " + std::to_string(b) + ", must be 1 or 2");
   return GroupOrder(b);
 }
 
-LocationFilter read_location_filter(WireReader& r) {
+LocationFilter read_location_filter(Reader& r) {
   LocationFilter f;
   const char* kName = "LOCATION_FILTER";
   const uint64_t t = r.varint(kName);
@@ -258,12 +260,12 @@ LocationFilter read_location_filter(WireReader& r) {
   return f;
 }
 
-SubscriptionFilter read_subscription_filter(WireReader& r) {
+SubscriptionFilter read_subscription_filter(Reader& r) {
   SubscriptionFilter f;
   const char* kName = "SUBSCRIPTION_FILTER";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
-  WireReader c = r.child(kName, len);
+  Reader c = r.child(kName, len);
   if (!r.ok()) return f;
   const uint64_t t = c.varint(kName);
   if (c.ok() && (t < 1 || t > 4)) c.fail(kName, "unknown filter type " + describe_value(t));
@@ -282,7 +284,7 @@ SubscriptionFilter read_subscription_filter(WireReader& r) {
   return f;
 }
 
-RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
+RangeFilter read_range_filter(Reader& r, uint64_t type, const char* name) {
   RangeFilter f;
   f.type = ParamType(type);
   const uint64_t len = r.varint(name);
@@ -291,7 +293,7 @@ RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
     f.clear = true;
     return f;
   }
-  WireReader c = r.child(name, len);
+  Reader c = r.child(name, len);
   if (!r.ok()) return f;
   f.set_id = c.u8(name);
   if (has_property_type(type)) f.property_type = c.varint(name);
@@ -309,14 +311,14 @@ RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
   return f;
 }
 
-void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v);
+void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v);
 
-FillParameters read_fill(WireReader& r, IetfVersion v) {
+FillParameters read_fill(Reader& r, IetfVersion v) {
   FillParameters f;
   const char* kName = "FILL_PARAMETERS";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
-  WireReader c = r.child(kName, len);
+  Reader c = r.child(kName, len);
   if (!r.ok()) return f;
   const ParamMask allowed = allowed_params(ParamScope::Fill, v);
   MessageParams inner;
@@ -352,7 +354,7 @@ FillParameters read_fill(WireReader& r, IetfVersion v) {
   return f;
 }
 
-void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v) {
+void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v) {
   const char* name = name_or_type(type, v);
   switch (type) {
     case 0x02:
@@ -361,7 +363,7 @@ void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersio
     case 0x03: {
       const uint64_t len = r.varint(name);
       if (!r.ok()) return;
-      WireReader c = r.child(name, len);
+      Reader c = r.child(name, len);
       if (!r.ok()) return;
       Token t = decode_token(c);
       r.adopt(c, name, kKeyValueFormattingError);
@@ -428,7 +430,7 @@ void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersio
 
 }  // namespace
 
-MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v) {
+MessageParams decode_params(Reader& r, ParamMask allowed, IetfVersion v) {
   MessageParams p;
   const uint64_t count = r.varint("number of parameters");
   uint64_t prev = 0;

@@ -15,7 +15,6 @@
 #include "model/wire/ietf/codes.h"
 #include "model/wire/ietf/types.h"
 #include "model/wire/ietf/version.h"
-#include "model/wire/ietf/wire_reader.h"
 
 namespace moq::wire::ietf {
 
@@ -164,7 +163,7 @@ ParamMask param_bit(uint64_t type);
 void encode_params(Writer& w, const MessageParams& p, IetfVersion v);
 // Reads a parameter block; parameters outside `allowed` or unknown to the draft are
 // PROTOCOL_VIOLATION, as is a repeat of a non-repeatable type.
-MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v);
+MessageParams decode_params(Reader& r, ParamMask allowed, IetfVersion v);
 // Checks that p may be sent in `allowed` under v and that every value is encodable;
 // message names the message in the error.
 Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, const char* message);

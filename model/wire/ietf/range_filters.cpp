@@ -2,6 +2,7 @@
 #include <set>
 #include <tuple>
 
+#include "model/wire/ietf/describe_value.h"
 #include "model/wire/ietf/params.h"
 
 namespace moq::wire::ietf {

@@ -23,6 +23,10 @@ using ControlMessage =
                  PublishNamespace, Namespace, NamespaceDone, SubscribeNamespace, SubscribeTracks,
                  PublishBlocked>;
 
+// The message's name in draft v, or nullptr when the type is not a message of the draft (unknown
+// types close the session).
+const char* message_type_name(uint64_t type, IetfVersion v);
+
 // The wire type of the message held (REQUEST_OK is always sent as 0x07).
 MessageType control_type(const ControlMessage& m);
 // Its name in draft v ("PUBLISH_SKIPPED" for PublishBlocked under -22).

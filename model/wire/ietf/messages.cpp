@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/wire/ietf/control.h"
 #include "model/wire/ietf/describe_value.h"
 
 namespace moq::wire::ietf {
@@ -69,19 +70,18 @@ std::vector<KeyValuePair> setup_options(const Setup& m) {
 }
 
 bool is_known_setup_option(uint64_t type, IetfVersion v) {
-  switch (type) {
-    case 0x01:
-    case 0x03:
-    case 0x04:
-    case 0x05:
-    case 0x07:
+  switch (SetupOption(type)) {
+    case SetupOption::Path:
+    case SetupOption::AuthorizationToken:
+    case SetupOption::MaxAuthTokenCacheSize:
+    case SetupOption::Authority:
+    case SetupOption::MoqtImplementation:
       return true;
-    case 0x06:
-    case 0x08:
+    case SetupOption::MaxFilterRanges:
+    case SetupOption::MaxRequestUpdates:
       return has_limit_setup_options(v);
-    default:
-      return false;
   }
+  return false;
 }
 
 }  // namespace

@@ -11,9 +11,6 @@ namespace {
 constexpr uint64_t T(ParamType t) {
   return uint64_t(t);
 }
-bool has_property_type(uint64_t t) {
-  return t == 0x28 || t == 0x29;
-}
 Error make_error(const char* message, const char* field, const std::string& why, uint64_t code) {
   return Error{code, std::string(message) + ": field '" + field + "': " + why};
 }

@@ -18,7 +18,7 @@ struct MessageKind {
 
 template <class M>
 void decode_body(Reader& r, IetfVersion v, ControlMessage& into) {
-  into.emplace<M>(M::decode(r, v));
+  M::decode(r, v, into.emplace<M>());
 }
 
 template <class M>

@@ -4,7 +4,8 @@
 //
 // Each struct has:
 //   encode(Writer&, v)    writes the body (no type, no length; control.h frames it)
-//   decode(Reader&, v) reads the body; the framing checks that the body is used exactly
+//   decode(Reader&, v, m) reads the body into m, a default message (control.cpp builds it in
+//                         place in the result); the framing checks that the body is used exactly
 //   check(v)              the rules the encoder relies on (limits, parameter scopes, draft)
 #pragma once
 
@@ -26,7 +27,7 @@ namespace moq::wire::ietf {
   static constexpr MessageType kType = MessageType::Type; \
   bool operator==(const Self&) const = default;           \
   void encode(Writer& w, IetfVersion v) const;            \
-  static Self decode(Reader& r, IetfVersion v);           \
+  static void decode(Reader& r, IetfVersion v, Self& m);  \
   Status check(IetfVersion v) const;
 
 // SETUP (0x2F00): Setup Options as KVPs filling the body. Unknown options are ignored on

@@ -435,8 +435,7 @@ void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v)
 
 }  // namespace
 
-MessageParams decode_params(Reader& r, ParamMask allowed, IetfVersion v) {
-  MessageParams p;
+void decode_params(Reader& r, ParamMask allowed, IetfVersion v, MessageParams& p) {
   const uint64_t count = r.varint("number of parameters");
   uint64_t prev = 0;
   for (uint64_t i = 0; i < count && r.ok(); ++i) {
@@ -465,7 +464,6 @@ MessageParams decode_params(Reader& r, ParamMask allowed, IetfVersion v) {
     prev = type;
     read_param_value(r, type, p, v);
   }
-  return p;
 }
 
 // ---- Encode-side checks ----

@@ -161,9 +161,10 @@ ParamMask param_bit(uint64_t type);
 // Writes Number of Parameters then the parameters in ascending type order (range filters grouped
 // by type in vector order).
 void encode_params(Writer& w, const MessageParams& p, IetfVersion v);
-// Reads a parameter block; parameters outside `allowed` or unknown to the draft are
+// Reads a parameter block into `into` (a message's own, still empty: the block is decoded in
+// place rather than moved there); parameters outside `allowed` or unknown to the draft are
 // PROTOCOL_VIOLATION, as is a repeat of a non-repeatable type.
-MessageParams decode_params(Reader& r, ParamMask allowed, IetfVersion v);
+void decode_params(Reader& r, ParamMask allowed, IetfVersion v, MessageParams& into);
 // Checks that p may be sent in `allowed` under v and that every value is encodable;
 // message names the message in the error.
 Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, const char* message);

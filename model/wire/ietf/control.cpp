@@ -77,20 +77,6 @@ std::optional<MessageKind> message_kind(uint64_t type, IetfVersion v) {
   return std::nullopt;
 }
 
-ControlDecode malformed(Error e) {
-  ControlDecode d;
-  d.status = DecodeStatus::Malformed;
-  d.error = std::move(e);
-  return d;
-}
-
-ControlDecode need_more(size_t needed) {
-  ControlDecode d;
-  d.status = DecodeStatus::NeedMore;
-  d.needed = needed;
-  return d;
-}
-
 // A field that ran past the end of a complete body: rewrite the Reader's "need more bytes".
 std::string overrun_text(const std::string& reader_text, size_t body_length) {
   static constexpr std::string_view kNeedMore = "need more bytes";
@@ -122,35 +108,43 @@ const char* control_name(const ControlMessage& m, IetfVersion v) {
   return n ? n : "unknown message";
 }
 
-ControlDecode decode_control(std::span<const uint8_t> in, IetfVersion v) {
+Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v) {
+  // Every path returns this one result, so the compiler builds it in the caller's slot (a
+  // ControlMessage is costly to move); it starts out NeedMore.
+  Decoded<ControlMessage> d;
+  auto fail = [&d](Error e) {
+    d.status = DecodeStatus::Malformed;
+    d.error = std::move(e);
+  };
   const VarintDecode t = decode_varint(in, kVarint);
-  if (t.status != DecodeStatus::Ok) return need_more(t.length);
+  if (t.status != DecodeStatus::Ok) {
+    d.needed = t.length;
+    return d;
+  }
   const std::optional<MessageKind> kind = message_kind(t.value, v);
-  if (!kind)
-    return malformed(Error{kProtocolViolation,
-                           "control message: field 'message type': " + describe_value(t.value) +
-                               " is not a " + version_name(v) + " message type"});
+  if (!kind) {
+    fail(Error{kProtocolViolation,
+               "control message: field 'message type': " + describe_value(t.value) + " is not a " +
+                   version_name(v) + " message type"});
+    return d;
+  }
   const size_t header = t.length + 2;
-  if (in.size() < header) return need_more(header);
-  const size_t body_length = size_t{in[t.length]} << 8 | in[t.length + 1];
-  if (in.size() < header + body_length) return need_more(header + body_length);
-
-  // One result from here on, the message decoded straight into it.
-  ControlDecode d;
+  const size_t body_length = in.size() < header ? 0 : size_t{in[t.length]} << 8 | in[t.length + 1];
+  if (in.size() < header + body_length) {
+    d.needed = header + body_length;
+    return d;
+  }
   Reader r(in.subspan(header, body_length), kVarint, kind->name);
-  kind->decode(r, v, d.message);
+  kind->decode(r, v, d.value);
   if (r.status() == DecodeStatus::NeedMore) {
-    d.status = DecodeStatus::Malformed;
-    d.error = Error{kProtocolViolation, overrun_text(r.error(), body_length)};
+    fail(Error{kProtocolViolation, overrun_text(r.error(), body_length)});
   } else if (!r.ok()) {
-    d.status = DecodeStatus::Malformed;
-    d.error = r.to_error();
+    fail(r.to_error());
   } else if (!r.at_end()) {
-    d.status = DecodeStatus::Malformed;
-    d.error = Error{kProtocolViolation,
-                    std::string(kind->name) + ": field 'message length': Length " +
-                        std::to_string(body_length) + " leaves " + std::to_string(r.remaining()) +
-                        " bytes after the last field"};
+    fail(Error{kProtocolViolation, std::string(kind->name) + ": field 'message length': Length " +
+                                       std::to_string(body_length) + " leaves " +
+                                       std::to_string(r.remaining()) +
+                                       " bytes after the last field"});
   } else {
     d.status = DecodeStatus::Ok;
     d.consumed = header + body_length;

@@ -10,26 +10,16 @@ namespace moq::wire::ietf {
 
 namespace {
 
-DataDecode need_more() {
-  DataDecode d;
-  d.status = DecodeStatus::NeedMore;
-  return d;
+// A strict prefix of a valid item: at least one more byte is needed.
+template <class T>
+Decoded<T> more(std::span<const uint8_t> in) {
+  return need_more<T>(in.size() + 1);
 }
 
-DataDecode bad(const char* message, const char* field, const char* problem, uint64_t value) {
-  DataDecode d;
-  d.status = DecodeStatus::Malformed;
-  d.message = message;
-  d.field = field;
-  d.problem = problem;
-  d.value = value;
-  return d;
-}
-
-DataDecode done(size_t consumed) {
-  DataDecode d;
-  d.consumed = consumed;
-  return d;
+// "<message>: field '<field>': <problem> (value N (0xN))", PROTOCOL_VIOLATION.
+Error bad(const char* message, const char* field, const char* problem, uint64_t value) {
+  return Error{kProtocolViolation, std::string(message) + ": field '" + field + "': " + problem +
+                                       " (value " + describe_value(value) + ")"};
 }
 
 // The stream decoders run once per stream or object, so they read fields with model/base's inline
@@ -70,13 +60,6 @@ constexpr const char* kDatagram = "OBJECT_DATAGRAM";
 
 }  // namespace
 
-Error DataDecode::error() const {
-  std::string text = std::string(message ? message : "data") + ": field '" + (field ? field : "?") +
-                     "': " + (problem ? problem : "malformed") + " (value " +
-                     describe_value(value) + ")";
-  return Error{kProtocolViolation, std::move(text)};
-}
-
 // ---- Properties ----
 
 bool PropertyReader::next(PropertyView& out) {
@@ -107,10 +90,11 @@ bool PropertyReader::next(PropertyView& out) {
 
 // ---- Stream types ----
 
-DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind) {
+Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in) {
   size_t at = 0;
   uint64_t t;
-  if (!read_varint(in, at, t)) return need_more();
+  if (!read_varint(in, at, t)) return more<UniStreamKind>(in);
+  UniStreamKind kind;
   if (t == kFetchHeaderType) {
     kind = UniStreamKind::Fetch;
   } else if (t == uint64_t(MessageType::Setup)) {
@@ -120,9 +104,10 @@ DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind)
   } else if (is_subgroup_type(t)) {
     kind = UniStreamKind::Subgroup;
   } else {
-    return bad("unidirectional stream", "stream type", "unknown stream type", t);
+    return malformed<UniStreamKind>(
+        bad("unidirectional stream", "stream type", "unknown stream type", t));
   }
-  return done(at);
+  return decoded(kind, at);
 }
 
 // ---- SUBGROUP_HEADER ----
@@ -145,33 +130,35 @@ size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out) {
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_subgroup_header(std::span<const uint8_t> in, SubgroupHeader& out) {
+Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in) {
   size_t at = 0;
   uint64_t t;
-  if (!read_varint(in, at, t)) return need_more();
-  if (!is_subgroup_type(t)) return bad(kSubgroupHeader, "type", "not a SUBGROUP_HEADER type", t);
+  if (!read_varint(in, at, t)) return more<SubgroupHeader>(in);
+  if (!is_subgroup_type(t))
+    return malformed<SubgroupHeader>(bad(kSubgroupHeader, "type", "not a SUBGROUP_HEADER type", t));
   SubgroupHeader h;
   h.has_properties = t & 0x01;
   h.subgroup_mode = SubgroupIdMode((t & 0x06) >> 1);
   h.end_of_group = t & 0x08;
   h.default_priority = t & 0x20;
   h.first_object = t & 0x40;
-  if (!read_varint(in, at, h.track_alias) || !read_varint(in, at, h.group_id)) return need_more();
+  if (!read_varint(in, at, h.track_alias) || !read_varint(in, at, h.group_id))
+    return more<SubgroupHeader>(in);
   if (h.subgroup_mode == SubgroupIdMode::Explicit && !read_varint(in, at, h.subgroup_id))
-    return need_more();
+    return more<SubgroupHeader>(in);
   if (!h.default_priority) {
-    if (at == in.size()) return need_more();
+    if (at == in.size()) return more<SubgroupHeader>(in);
     h.publisher_priority = in[at++];
   }
-  out = h;
-  return done(at);
+  return decoded(h, at);
 }
 
 // ---- Subgroup objects ----
 
-size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, uint64_t object_id,
-                              std::span<const uint8_t> properties, uint64_t payload_length,
-                              ObjectStatus status, uint8_t* out) {
+size_t detail::encode_any_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h,
+                                          uint64_t object_id, std::span<const uint8_t> properties,
+                                          uint64_t payload_length, ObjectStatus status,
+                                          uint8_t* out) {
   if (st.ended || !is_known_object_status(uint64_t(status))) return 0;
   if (status != ObjectStatus::Normal && (payload_length != 0 || !properties.empty())) return 0;
   if (!properties.empty() && !h.has_properties) return 0;
@@ -193,54 +180,57 @@ size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, 
   st.started = true;
   st.last_object_id = object_id;
   st.ended = status != ObjectStatus::Normal;
+  st.delta0_ready = !st.ended && !h.has_properties;
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_subgroup_object(std::span<const uint8_t> in, const SubgroupHeader& h,
-                                  SubgroupStreamState& st, SubgroupObject& out) {
+Decoded<SubgroupObject> detail::decode_any_subgroup_object(std::span<const uint8_t> in,
+                                                           const SubgroupHeader& h,
+                                                           SubgroupStreamState& st) {
   if (st.ended) {
-    if (in.empty()) return need_more();
-    return bad(kSubgroupObject, "object ID delta", "object after End of Group / End of Track",
-               in[0]);
+    if (in.empty()) return more<SubgroupObject>(in);
+    return malformed<SubgroupObject>(
+        bad(kSubgroupObject, "object ID delta", "object after End of Group / End of Track", in[0]));
   }
   size_t at = 0;
   uint64_t delta;
-  if (!read_varint(in, at, delta)) return need_more();
+  if (!read_varint(in, at, delta)) return more<SubgroupObject>(in);
   uint64_t id = delta;
   if (st.started) {
     if (delta >= UINT64_MAX - st.last_object_id)
-      return bad(kSubgroupObject, "object ID delta", "object ID exceeds 2^64-1", delta);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "object ID delta", "object ID exceeds 2^64-1", delta));
     id = st.last_object_id + delta + 1;
   }
   std::span<const uint8_t> props;
   if (h.has_properties) {
     uint64_t len;
-    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props)) return need_more();
+    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props))
+      return more<SubgroupObject>(in);
     if (!valid_properties(props))
-      return bad(kSubgroupObject, "properties", "not well-formed Key-Value-Pairs", len);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "properties", "not well-formed Key-Value-Pairs", len));
   }
   uint64_t payload_length;
-  if (!read_varint(in, at, payload_length)) return need_more();
+  if (!read_varint(in, at, payload_length)) return more<SubgroupObject>(in);
   ObjectStatus status = ObjectStatus::Normal;
   if (payload_length == 0) {
     uint64_t s;
-    if (!read_varint(in, at, s)) return need_more();
+    if (!read_varint(in, at, s)) return more<SubgroupObject>(in);
     if (!is_known_object_status(s))
-      return bad(kSubgroupObject, "object status", "unknown object status", s);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "object status", "unknown object status", s));
     status = ObjectStatus(s);
     if (status != ObjectStatus::Normal && !props.empty())
-      return bad(kSubgroupObject, "properties", "present on an object whose status is not Normal",
-                 s);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "properties", "present on an object whose status is not Normal", s));
   }
-  out.object_id = id;
-  out.properties = props;
-  out.payload_length = payload_length;
-  out.status = status;
   if (!st.started) st.first_object_id = id;
   st.started = true;
   st.last_object_id = id;
   st.ended = status != ObjectStatus::Normal;
-  return done(at);
+  st.delta0_ready = !st.ended && !h.has_properties;
+  return decoded(SubgroupObject{id, props, payload_length, status}, at);
 }
 
 // ---- FETCH_HEADER ----
@@ -252,15 +242,15 @@ size_t encode_fetch_header(uint64_t request_id, uint8_t* out) {
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_fetch_header(std::span<const uint8_t> in, uint64_t& request_id) {
+Decoded<uint64_t> decode_fetch_header(std::span<const uint8_t> in) {
   size_t at = 0;
   uint64_t t;
-  if (!read_varint(in, at, t)) return need_more();
-  if (t != kFetchHeaderType) return bad(kFetchHeader, "type", "not the FETCH_HEADER type", t);
+  if (!read_varint(in, at, t)) return more<uint64_t>(in);
+  if (t != kFetchHeaderType)
+    return malformed<uint64_t>(bad(kFetchHeader, "type", "not the FETCH_HEADER type", t));
   uint64_t id;
-  if (!read_varint(in, at, id)) return need_more();
-  request_id = id;
-  return done(at);
+  if (!read_varint(in, at, id)) return more<uint64_t>(in);
+  return decoded(id, at);
 }
 
 // ---- Fetch objects ----
@@ -292,8 +282,8 @@ uint64_t marker_flags(FetchRecordKind k) {
 
 }  // namespace
 
-size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
-                           uint8_t* out) {
+size_t detail::encode_any_fetch_object(FetchStreamState& st, FetchObject o, IetfVersion v,
+                                       uint8_t* out) {
   uint8_t* p = out;
   if (o.kind != FetchRecordKind::Object) {
     if (uint8_t(o.kind) > uint8_t(FetchRecordKind::EndOfTimedOutRange)) return 0;
@@ -380,11 +370,11 @@ size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersi
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st, IetfVersion v,
-                               FetchObject& out) {
+Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in,
+                                                     FetchStreamState& st, IetfVersion v) {
   size_t at = 0;
   uint64_t flags;
-  if (!read_varint(in, at, flags)) return need_more();
+  if (!read_varint(in, at, flags)) return more<FetchObject>(in);
   if (flags >= 128) {
     FetchRecordKind kind;
     if (flags == kEndOfNonExistent) {
@@ -394,101 +384,100 @@ DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st
     } else if (flags == kEndOfTimedOut && has_timed_out_range_marker(v)) {
       kind = FetchRecordKind::EndOfTimedOutRange;
     } else {
-      return bad(kFetchObject, "serialization flags", "unknown serialization flags", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "unknown serialization flags", flags));
     }
     uint64_t group, object;
-    if (!read_varint(in, at, group) || !read_varint(in, at, object)) return need_more();
-    out = FetchObject{};
-    out.kind = kind;
-    out.group_id = group;
-    out.object_id = object;
+    if (!read_varint(in, at, group) || !read_varint(in, at, object)) return more<FetchObject>(in);
+    FetchObject marker;
+    marker.kind = kind;
+    marker.group_id = group;
+    marker.object_id = object;
     st.has_location = true;
     st.group_id = group;
     st.object_id = object;
-    return done(at);
+    return decoded(marker, at);
   }
   const bool datagram = flags & kFlagDatagram;
   const uint64_t subgroup_mode = datagram ? 0 : (flags & 0x03);
   if (!st.has_location && (!(flags & kFlagGroupId) || !(flags & kFlagObjectId)))
-    return bad(kFetchObject, "serialization flags",
-               "the first object must carry Group ID and Object ID", flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "the first object must carry Group ID and Object ID", flags));
   if ((subgroup_mode == 1 || subgroup_mode == 2) && !st.has_subgroup)
-    return bad(kFetchObject, "serialization flags", "refers to a prior Subgroup ID that is absent",
-               flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "refers to a prior Subgroup ID that is absent", flags));
   if (!(flags & kFlagPriority) && !st.has_object)
-    return bad(kFetchObject, "serialization flags", "refers to a prior priority that is absent",
-               flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "refers to a prior priority that is absent", flags));
 
   uint64_t group = st.group_id;
   if (flags & kFlagGroupId) {
     uint64_t group_field;
-    if (!read_varint(in, at, group_field)) return need_more();
+    if (!read_varint(in, at, group_field)) return more<FetchObject>(in);
     if (!st.has_location) {
       group = group_field;
     } else if (st.group_order == GroupOrder::Descending) {
       if (group_field >= st.group_id)
-        return bad(kFetchObject, "group ID delta", "group ID below 0", group_field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "group ID delta", "group ID below 0", group_field));
       group = st.group_id - group_field - 1;
     } else {
       if (group_field >= UINT64_MAX - st.group_id)
-        return bad(kFetchObject, "group ID delta", "group ID exceeds 2^64-1", group_field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "group ID delta", "group ID exceeds 2^64-1", group_field));
       group = st.group_id + group_field + 1;
     }
   }
   uint64_t subgroup = 0;
   if (subgroup_mode == 3) {
-    if (!read_varint(in, at, subgroup)) return need_more();
+    if (!read_varint(in, at, subgroup)) return more<FetchObject>(in);
   } else if (subgroup_mode == 1) {
     subgroup = st.subgroup_id;
   } else if (subgroup_mode == 2) {
     if (st.subgroup_id == UINT64_MAX)
-      return bad(kFetchObject, "serialization flags", "subgroup ID exceeds 2^64-1", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "subgroup ID exceeds 2^64-1", flags));
     subgroup = st.subgroup_id + 1;
   }
   uint64_t object;
   if (flags & kFlagObjectId) {
     uint64_t field;
-    if (!read_varint(in, at, field)) return need_more();
+    if (!read_varint(in, at, field)) return more<FetchObject>(in);
     if (!st.has_location || (flags & kFlagGroupId)) {
       object = field;
     } else {
       // Objects within a group come in increasing Object ID order, so a zero delta would repeat
       // the previous location.
       if (field == 0)
-        return bad(kFetchObject, "object ID delta", "object ID does not increase within the group",
-                   field);
+        return malformed<FetchObject>(bad(kFetchObject, "object ID delta",
+                                          "object ID does not increase within the group", field));
       if (field > UINT64_MAX - st.object_id)
-        return bad(kFetchObject, "object ID delta", "object ID exceeds 2^64-1", field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "object ID delta", "object ID exceeds 2^64-1", field));
       object = st.object_id + field;
     }
   } else {
     if (st.object_id == UINT64_MAX)
-      return bad(kFetchObject, "serialization flags", "object ID exceeds 2^64-1", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "object ID exceeds 2^64-1", flags));
     object = st.object_id + 1;
   }
   uint8_t priority = st.publisher_priority;
   if (flags & kFlagPriority) {
-    if (at == in.size()) return need_more();
+    if (at == in.size()) return more<FetchObject>(in);
     priority = in[at++];
   }
   std::span<const uint8_t> props;
   if (flags & kFlagProperties) {
     uint64_t len;
-    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props)) return need_more();
+    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props)) return more<FetchObject>(in);
     if (!valid_properties(props))
-      return bad(kFetchObject, "properties", "not well-formed Key-Value-Pairs", len);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "properties", "not well-formed Key-Value-Pairs", len));
   }
   uint64_t payload_length;
-  if (!read_varint(in, at, payload_length)) return need_more();
+  if (!read_varint(in, at, payload_length)) return more<FetchObject>(in);
 
-  out.kind = FetchRecordKind::Object;
-  out.group_id = group;
-  out.object_id = object;
-  out.datagram = datagram;
-  out.subgroup_id = subgroup;
-  out.publisher_priority = priority;
-  out.properties = props;
-  out.payload_length = payload_length;
   st.has_location = true;
   st.has_object = true;
   st.group_id = group;
@@ -498,7 +487,9 @@ DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st
     st.has_subgroup = true;
     st.subgroup_id = subgroup;
   }
-  return done(at);
+  return decoded(FetchObject{FetchRecordKind::Object, group, object, datagram, subgroup, priority,
+                             props, payload_length},
+                 at);
 }
 
 // ---- Datagrams ----
@@ -531,53 +522,70 @@ size_t encode_datagram_header(const ObjectDatagram& d, uint8_t* out) {
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& out) {
+Decoded<ObjectDatagram> decode_datagram(std::span<const uint8_t> datagram) {
   // A datagram never grows: a field cut short is Malformed, never NeedMore.
   Reader r(datagram, kVarint, kDatagram);
   const uint64_t t = r.varint("type");
-  if (!r.ok()) return bad(kDatagram, "type", "datagram ends inside the type", 0);
+  if (!r.ok())
+    return malformed<ObjectDatagram>(bad(kDatagram, "type", "datagram ends inside the type", 0));
   if (t == kPaddingDatagramType) {
-    out = ObjectDatagram{};
-    out.padding = true;
-    return done(datagram.size());
+    ObjectDatagram padding;
+    padding.padding = true;
+    return decoded(padding, datagram.size());
   }
-  if (!is_datagram_type(t)) return bad(kDatagram, "type", "not an OBJECT_DATAGRAM type", t);
+  if (!is_datagram_type(t))
+    return malformed<ObjectDatagram>(bad(kDatagram, "type", "not an OBJECT_DATAGRAM type", t));
   ObjectDatagram d;
   d.end_of_group = t & 0x02;
   d.default_priority = t & 0x08;
   d.has_status = t & 0x20;
   d.track_alias = r.varint("track alias");
-  if (!r.ok()) return bad(kDatagram, "track alias", "datagram ends inside the field", t);
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "track alias", "datagram ends inside the field", t));
   d.group_id = r.varint("group ID");
-  if (!r.ok()) return bad(kDatagram, "group ID", "datagram ends inside the field", t);
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "group ID", "datagram ends inside the field", t));
   if (!(t & 0x04)) d.object_id = r.varint("object ID");
-  if (!r.ok()) return bad(kDatagram, "object ID", "datagram ends inside the field", t);
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "object ID", "datagram ends inside the field", t));
   if (!d.default_priority) d.publisher_priority = r.u8("publisher priority");
-  if (!r.ok()) return bad(kDatagram, "publisher priority", "datagram ends inside the field", t);
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "publisher priority", "datagram ends inside the field", t));
   if (t & 0x01) {
     d.properties = r.bytes("properties");
-    if (!r.ok()) return bad(kDatagram, "properties", "datagram ends inside the field", t);
+    if (!r.ok())
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "datagram ends inside the field", t));
     if (d.properties.empty())
-      return bad(kDatagram, "properties", "PROPERTIES bit set with Length 0", 0);
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "PROPERTIES bit set with Length 0", 0));
     if (!valid_properties(d.properties))
-      return bad(kDatagram, "properties", "not well-formed Key-Value-Pairs", d.properties.size());
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "not well-formed Key-Value-Pairs", d.properties.size()));
   }
   if (d.has_status) {
     const uint64_t s = r.varint("object status");
-    if (!r.ok()) return bad(kDatagram, "object status", "datagram ends inside the field", t);
+    if (!r.ok())
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "object status", "datagram ends inside the field", t));
     if (!is_known_object_status(s))
-      return bad(kDatagram, "object status", "unknown object status", s);
+      return malformed<ObjectDatagram>(bad(kDatagram, "object status", "unknown object status", s));
     d.status = ObjectStatus(s);
     if (d.status != ObjectStatus::Normal && !d.properties.empty())
-      return bad(kDatagram, "properties", "present on an object whose status is not Normal", s);
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "present on an object whose status is not Normal", s));
     if (!r.at_end())
-      return bad(kDatagram, "object status", "bytes follow the status of a STATUS datagram",
-                 r.remaining());
+      return malformed<ObjectDatagram>(bad(kDatagram, "object status",
+                                           "bytes follow the status of a STATUS datagram",
+                                           r.remaining()));
   } else {
     d.payload = r.rest();
   }
-  out = d;
-  return done(datagram.size());
+  return decoded(d, datagram.size());
 }
 
 }  // namespace moq::wire::ietf

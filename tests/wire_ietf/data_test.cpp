@@ -382,6 +382,67 @@ TEST(IetfData, FetchObjectRules) {
   EXPECT_EQ(encode_fetch_object(enc, object(5, 5, 0, 0, 0), k22, buf), 0u);
 }
 
+// Subgroup modes 01 ("the prior object's") and 10 ("the prior object's + 1") refer to the prior
+// object itself (spec 4.5); a datagram-forwarded object has no Subgroup ID, so the object after
+// it carries its Subgroup ID explicitly (or mode 00 for 0), and a peer that sends 01/10 there is
+// malformed. End-of-Range markers in between change nothing ([AMBIG-2]: "previous" subgroup is
+// the last real object's).
+TEST(IetfData, FetchSubgroupAfterDatagramForwardedObject) {
+  FetchObject dgram = object(5, 1, 0, 0x80, 0);
+  dgram.datagram = true;
+  for (const bool with_marker : {false, true}) {
+    for (const uint64_t sub : {0u, 7u, 8u}) {
+      FetchStreamState st;
+      std::vector<uint8_t> bytes;
+      for (const FetchObject& o : {object(5, 0, 7, 0x80, 0), dgram,
+                                   marker(FetchRecordKind::EndOfNonExistentRange, 5, 3)}) {
+        if (o.kind != FetchRecordKind::Object && !with_marker) continue;
+        uint8_t buf[kMaxFetchObjectHeaderSize];
+        const size_t n = encode_fetch_object(st, o, k22, buf);
+        ASSERT_GT(n, 0u);
+        bytes.insert(bytes.end(), buf, buf + n);
+      }
+      const std::string prefix =
+          with_marker ? "1f 05 07 00 80 00 40 00 80 8c 05 03 " : "1f 05 07 00 80 00 40 00 ";
+      EXPECT_EQ(to_hex(bytes), to_hex(hex(prefix)));
+      uint8_t buf[kMaxFetchObjectHeaderSize];
+      const size_t n =
+          encode_fetch_object(st, object(5, with_marker ? 4 : 2, sub, 0x80, 0), k22, buf);
+      // Subgroup 0 is mode 00; any other is written out (mode 11), not taken from object 0.
+      const std::string want = sub == 0 ? "00 00" : sub == 7 ? "03 07 00" : "03 08 00";
+      EXPECT_EQ(to_hex({buf, n}), to_hex(hex(want))) << "subgroup " << sub;
+    }
+  }
+  // Decoding: 01 or 10 right after the datagram-forwarded object (or after it and a marker) is
+  // Malformed; after a real object and a marker, 01 is that object's subgroup.
+  for (const char* stream : {"1f 05 07 00 80 00 40 00 01 00", "1f 05 07 00 80 00 40 00 02 00",
+                             "1f 05 07 00 80 00 40 00 80 8c 05 03 01 00"}) {
+    const std::vector<uint8_t> in = hex(stream);
+    FetchStreamState st;
+    size_t pos = 0;
+    Decoded<FetchObject> d;
+    while (pos < in.size()) {
+      d = decode_fetch_object(std::span<const uint8_t>(in).subspan(pos), st, k22);
+      if (!d.ok()) break;
+      pos += d.consumed;
+    }
+    ASSERT_EQ(d.status, DecodeStatus::Malformed) << stream;
+    EXPECT_NE(d.error.message.find("prior Subgroup ID"), std::string::npos) << d.error.message;
+  }
+  const std::vector<uint8_t> ok = hex("1f 05 07 00 80 00 80 8c 05 03 01 00");
+  FetchStreamState st;
+  const Decoded<FetchObject> first = decode_fetch_object(ok, st, k22);
+  ASSERT_TRUE(first.ok());
+  const Decoded<FetchObject> mark =
+      decode_fetch_object(std::span<const uint8_t>(ok).subspan(first.consumed), st, k22);
+  ASSERT_TRUE(mark.ok());
+  const Decoded<FetchObject> next = decode_fetch_object(
+      std::span<const uint8_t>(ok).subspan(first.consumed + mark.consumed), st, k22);
+  ASSERT_TRUE(next.ok()) << next.error.message;
+  EXPECT_EQ(next.value.subgroup_id, 7u);
+  EXPECT_EQ(next.value.object_id, 4u);
+}
+
 TEST(IetfData, DatagramsRoundTrip) {
   const auto props = sample_properties();
   int valid = 0;

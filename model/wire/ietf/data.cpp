@@ -363,10 +363,9 @@ size_t detail::encode_any_fetch_object(FetchStreamState& st, FetchObject o, Ietf
   st.group_id = o.group_id;
   st.object_id = o.object_id;
   st.publisher_priority = o.publisher_priority;
-  if (!o.datagram) {
-    st.has_subgroup = true;
-    st.subgroup_id = o.subgroup_id;
-  }
+  // Modes 01/10 refer to this object's Subgroup ID, which a datagram-forwarded one lacks.
+  st.has_subgroup = !o.datagram;
+  st.subgroup_id = o.subgroup_id;
   return static_cast<size_t>(p - out);
 }
 
@@ -405,7 +404,9 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
                                       "the first object must carry Group ID and Object ID", flags));
   if ((subgroup_mode == 1 || subgroup_mode == 2) && !st.has_subgroup)
     return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
-                                      "refers to a prior Subgroup ID that is absent", flags));
+                                      "refers to a prior Subgroup ID that is absent (no prior "
+                                      "object, or a datagram-forwarded one)",
+                                      flags));
   if (!(flags & kFlagPriority) && !st.has_object)
     return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
                                       "refers to a prior priority that is absent", flags));
@@ -483,10 +484,9 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
   st.group_id = group;
   st.object_id = object;
   st.publisher_priority = priority;
-  if (!datagram) {
-    st.has_subgroup = true;
-    st.subgroup_id = subgroup;
-  }
+  // Modes 01/10 refer to this object's Subgroup ID, which a datagram-forwarded one lacks.
+  st.has_subgroup = !datagram;
+  st.subgroup_id = subgroup;
   return decoded(FetchObject{FetchRecordKind::Object, group, object, datagram, subgroup, priority,
                              props, payload_length},
                  at);

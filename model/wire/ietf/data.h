@@ -147,12 +147,16 @@ struct FetchObject {
   uint64_t payload_length = 0;
 };
 // The "prior object" a fetch object's flags refer to. group_order comes from the FETCH's
-// GROUP_ORDER parameter (Ascending when absent); it decides the sign of Group ID deltas.
+// GROUP_ORDER parameter (Ascending when absent); it decides the sign of Group ID deltas. After an
+// End-of-Range marker, group and object are the marker's, subgroup and priority still the last
+// real object's ([AMBIG-2]).
 struct FetchStreamState {
   GroupOrder group_order = GroupOrder::Ascending;
   bool has_location = false;  // a previous object or End-of-Range marker
   bool has_object = false;    // a previous real object (priority known)
-  bool has_subgroup = false;  // a previous object with a Subgroup ID
+  // The last real object had a Subgroup ID, so Subgroup modes 01/10 may refer to it: false
+  // before the first and after a datagram-forwarded one (which has none).
+  bool has_subgroup = false;
   uint64_t group_id = 0;
   uint64_t object_id = 0;
   uint64_t subgroup_id = 0;

@@ -190,7 +190,7 @@ TEST_P(IetfFuzzControl, MutatedMessages) {
         type == MessageType::PublishStateNotify ? IetfVersion::Draft22 : v;
     for (const ControlMessage& m : sample_messages(seed_version))
       if (control_type(m) == type) seeds.push_back(encode(m, seed_version));
-    if (type == MessageType::RequestOk && v == IetfVersion::Draft18)
+    if (type == MessageType::RequestOk && accepts_publish_ok_type(v))
       seeds.push_back(hex("1e 00 01 00"));  // the -18 PUBLISH_OK type
     ASSERT_FALSE(seeds.empty());
     Mutator mut(0x5eed0000u + uint64_t(type) * 2 + uint64_t(v));

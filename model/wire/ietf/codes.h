@@ -118,7 +118,13 @@ enum class TokenAliasType : uint64_t { Delete = 0, Register = 1, UseAlias = 2, U
 // ---- Object status (4.3) ----
 enum class ObjectStatus : uint64_t { Normal = 0x0, EndOfGroup = 0x3, EndOfTrack = 0x4 };
 constexpr bool is_known_object_status(uint64_t s) {
-  return s == 0 || s == 3 || s == 4;
+  switch (ObjectStatus(s)) {
+    case ObjectStatus::Normal:
+    case ObjectStatus::EndOfGroup:
+    case ObjectStatus::EndOfTrack:
+      return true;
+  }
+  return false;
 }
 
 // ---- Group order (GROUP_ORDER parameter, DEFAULT_PUBLISHER_GROUP_ORDER property) ----

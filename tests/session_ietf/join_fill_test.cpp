@@ -39,18 +39,18 @@ FetchStream parse_fetch(const UniBytes& u, w::IetfVersion v) {
   FetchStream out;
   out.fin = u.fin;
   std::span<const uint8_t> b(u.bytes);
-  w::DataDecode d = w::decode_fetch_header(b, out.request_id);
-  EXPECT_TRUE(d.ok());
-  if (!d.ok()) return out;
-  size_t pos = d.consumed;
+  const Decoded<uint64_t> header = w::decode_fetch_header(b);
+  EXPECT_TRUE(header.ok());
+  if (!header.ok()) return out;
+  out.request_id = header.value;
+  size_t pos = header.consumed;
   w::FetchStreamState st;
   while (pos < b.size()) {
-    w::FetchObject o;
-    d = w::decode_fetch_object(b.subspan(pos), st, v, o);
-    EXPECT_TRUE(d.ok()) << d.error().message;
+    const Decoded<w::FetchObject> d = w::decode_fetch_object(b.subspan(pos), st, v);
+    EXPECT_TRUE(d.ok()) << d.error.message;
     if (!d.ok()) break;
-    out.objects.emplace_back(o.group_id, o.object_id);
-    pos += d.consumed + o.payload_length;
+    out.objects.emplace_back(d.value.group_id, d.value.object_id);
+    pos += d.consumed + d.value.payload_length;
   }
   return out;
 }
@@ -159,17 +159,15 @@ TEST_P(JoiningFetchTest, RelativeJoiningFetchEndsWhereTheSubscriptionStarts) {
   MessageStream data(unis[1 - fetch_at].get());
   data.bytes() = got[1 - fetch_at].bytes;  // the header read before
   data.pump();
-  w::SubgroupHeader h;
-  w::DataDecode d = w::decode_subgroup_header(data.bytes(), h);
-  ASSERT_TRUE(d.ok());
-  EXPECT_EQ(h.group_id, 1u);
-  EXPECT_FALSE(h.first_object);  // starts in the middle of the group
+  const Decoded<w::SubgroupHeader> h = w::decode_subgroup_header(data.bytes());
+  ASSERT_TRUE(h.ok());
+  EXPECT_EQ(h.value.group_id, 1u);
+  EXPECT_FALSE(h.value.first_object);  // starts in the middle of the group
   w::SubgroupStreamState st;
-  w::SubgroupObject obj;
-  d = w::decode_subgroup_object(std::span<const uint8_t>(data.bytes()).subspan(d.consumed), h, st,
-                                obj);
-  ASSERT_TRUE(d.ok());
-  EXPECT_EQ(obj.object_id, 4u);
+  const Decoded<w::SubgroupObject> obj = w::decode_subgroup_object(
+      std::span<const uint8_t>(data.bytes()).subspan(h.consumed), h.value, st);
+  ASSERT_TRUE(obj.ok());
+  EXPECT_EQ(obj.value.object_id, 4u);
 }
 
 TEST_P(JoiningFetchTest, AbsoluteJoiningFetch) {

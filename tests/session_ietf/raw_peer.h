@@ -18,7 +18,7 @@
 
 namespace moq::session::testing {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 // Writes bytes to a stream; the test's streams have room (default windows).
 inline void write_bytes(SendStream& s, std::span<const uint8_t> bytes) {
@@ -68,10 +68,10 @@ class MessageStream {
   }
   std::optional<w::ControlMessage> next(w::IetfVersion v) {
     pump();
-    w::ControlDecode d = w::decode_control(buf_, v);
+    Decoded<w::ControlMessage> d = w::decode_control(buf_, v);
     if (d.status != DecodeStatus::Ok) return std::nullopt;
     buf_.erase(buf_.begin(), buf_.begin() + static_cast<ptrdiff_t>(d.consumed));
-    return std::move(d.message);
+    return std::move(d.value);
   }
   std::vector<uint8_t>& bytes() { return buf_; }
   bool fin() const { return fin_; }

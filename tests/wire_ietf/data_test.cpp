@@ -58,34 +58,31 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept {
 }
 #pragma GCC diagnostic pop
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
 constexpr IetfVersion k22 = IetfVersion::Draft22;
 
 TEST(IetfData, StreamTypes) {
-  UniStreamKind kind;
-  EXPECT_TRUE(classify_uni_stream(hex("05 00"), kind).ok());
-  EXPECT_EQ(kind, UniStreamKind::Fetch);
-  EXPECT_TRUE(classify_uni_stream(hex("af 00"), kind).ok());
-  EXPECT_EQ(kind, UniStreamKind::Control);
-  DataDecode d = classify_uni_stream(hex("f0 13 2b 3e 28 00 00"), kind);
+  EXPECT_EQ(classify_uni_stream(hex("05 00")).value, UniStreamKind::Fetch);
+  EXPECT_EQ(classify_uni_stream(hex("af 00")).value, UniStreamKind::Control);
+  Decoded<UniStreamKind> d = classify_uni_stream(hex("f0 13 2b 3e 28 00 00"));
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(kind, UniStreamKind::Padding);
+  EXPECT_EQ(d.value, UniStreamKind::Padding);
   EXPECT_EQ(d.consumed, 5u);
-  EXPECT_EQ(classify_uni_stream(hex("f0 13"), kind).status, DecodeStatus::NeedMore);
+  EXPECT_EQ(classify_uni_stream(hex("f0 13")).status, DecodeStatus::NeedMore);
   int subgroup_types = 0;
   for (uint64_t t = 0; t < 256; ++t) {
     uint8_t buf[9];
     const size_t n = encode_varint(t, kVarint, buf);
-    d = classify_uni_stream({buf, n}, kind);
+    d = classify_uni_stream({buf, n});
     if (is_subgroup_type(t)) {
       ++subgroup_types;
-      EXPECT_TRUE(d.ok() && kind == UniStreamKind::Subgroup) << t;
+      EXPECT_TRUE(d.ok() && d.value == UniStreamKind::Subgroup) << t;
     } else if (t != 0x05) {
       ASSERT_EQ(d.status, DecodeStatus::Malformed) << t;
-      EXPECT_NE(d.error().message.find("stream type"), std::string::npos);
+      EXPECT_NE(d.error.message.find("stream type"), std::string::npos);
     }
   }
   EXPECT_EQ(subgroup_types, 48);  // 8 ranges of 6 (spec 4.1 lists them; its "64" is a slip)
@@ -94,12 +91,11 @@ TEST(IetfData, StreamTypes) {
 TEST(IetfData, EverySubgroupHeaderTypeRoundTrips) {
   for (uint64_t t = 0; t < 0x80; ++t) {
     if (!is_subgroup_type(t)) {
-      SubgroupHeader h;
       uint8_t b = static_cast<uint8_t>(t);
       const std::vector<uint8_t> in = {b, 1, 2, 3, 4, 5};
-      DataDecode d = decode_subgroup_header(in, h);
+      const Decoded<SubgroupHeader> d = decode_subgroup_header(in);
       ASSERT_EQ(d.status, DecodeStatus::Malformed) << t;
-      EXPECT_NE(d.error().message.find("SUBGROUP_HEADER"), std::string::npos);
+      EXPECT_NE(d.error.message.find("SUBGROUP_HEADER"), std::string::npos);
       continue;
     }
     SubgroupHeader h;
@@ -116,18 +112,16 @@ TEST(IetfData, EverySubgroupHeaderTypeRoundTrips) {
     const size_t n = encode_subgroup_header(h, buf);
     ASSERT_GT(n, 0u);
     EXPECT_EQ(buf[0], t);
-    SubgroupHeader back;
-    DataDecode d = decode_subgroup_header({buf, n}, back);
+    const Decoded<SubgroupHeader> d = decode_subgroup_header({buf, n});
     ASSERT_TRUE(d.ok()) << t;
     EXPECT_EQ(d.consumed, n);
-    EXPECT_EQ(back, h) << t;
+    EXPECT_EQ(d.value, h) << t;
     for (size_t k = 0; k < n; ++k)
-      EXPECT_EQ(decode_subgroup_header({buf, k}, back).status, DecodeStatus::NeedMore);
+      EXPECT_EQ(decode_subgroup_header({buf, k}).status, DecodeStatus::NeedMore);
   }
   // A two-byte (non-minimal) type is accepted; values above 0x7F are not subgroup types.
-  SubgroupHeader h;
-  EXPECT_TRUE(decode_subgroup_header(hex("80 10 00 00 05"), h).ok());
-  EXPECT_EQ(decode_subgroup_header(hex("80 90 00 00"), h).status, DecodeStatus::Malformed);
+  EXPECT_TRUE(decode_subgroup_header(hex("80 10 00 00 05")).ok());
+  EXPECT_EQ(decode_subgroup_header(hex("80 90 00 00")).status, DecodeStatus::Malformed);
   // A subgroup ID outside Explicit mode cannot be encoded.
   SubgroupHeader bad;
   bad.subgroup_id = 3;
@@ -171,26 +165,25 @@ TEST(IetfData, SubgroupObjectsRoundTrip) {
       {202, {}, "", ObjectStatus::EndOfGroup},
   };
   const auto bytes = encode_subgroup(h, objs);
-  SubgroupHeader back;
-  DataDecode d = decode_subgroup_header(bytes, back);
-  ASSERT_TRUE(d.ok());
+  const Decoded<SubgroupHeader> header = decode_subgroup_header(bytes);
+  ASSERT_TRUE(header.ok());
+  const SubgroupHeader& back = header.value;
   EXPECT_EQ(back, h);
-  size_t pos = d.consumed;
+  size_t pos = header.consumed;
   SubgroupStreamState st;
   for (const auto& want : objs) {
-    SubgroupObject o;
     const auto rest = std::span<const uint8_t>(bytes).subspan(pos);
     // Every proper prefix of the object header is NeedMore and leaves the state alone.
     for (size_t k = 0; k < rest.size(); ++k) {
       SubgroupStreamState copy = st;
-      SubgroupObject scratch;
-      const DataDecode p = decode_subgroup_object(rest.first(k), back, copy, scratch);
+      const Decoded<SubgroupObject> p = decode_subgroup_object(rest.first(k), back, copy);
       if (p.ok()) break;  // the header ended before k (the payload may be cut)
       ASSERT_EQ(p.status, DecodeStatus::NeedMore) << want.id << " prefix " << k;
       EXPECT_EQ(copy.started, st.started);
     }
-    d = decode_subgroup_object(rest, back, st, o);
-    ASSERT_TRUE(d.ok()) << d.error().message;
+    const Decoded<SubgroupObject> d = decode_subgroup_object(rest, back, st);
+    ASSERT_TRUE(d.ok()) << d.error.message;
+    const SubgroupObject& o = d.value;
     EXPECT_EQ(o.object_id, want.id);
     EXPECT_EQ(std::vector<uint8_t>(o.properties.begin(), o.properties.end()), want.props);
     EXPECT_EQ(o.payload_length, want.payload.size());
@@ -204,11 +197,10 @@ TEST(IetfData, SubgroupObjectsRoundTrip) {
   EXPECT_EQ(st.first_object_id, 5u);  // the Subgroup ID in FirstObjectId mode
   EXPECT_TRUE(st.ended);
   // Nothing may follow End of Group.
-  SubgroupObject o;
-  d = decode_subgroup_object(hex("00 01 41"), back, st, o);
+  const Decoded<SubgroupObject> d = decode_subgroup_object(hex("00 01 41"), back, st);
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("after End of Group"), std::string::npos);
-  EXPECT_EQ(decode_subgroup_object({}, back, st, o).status, DecodeStatus::NeedMore);
+  EXPECT_NE(d.error.message.find("after End of Group"), std::string::npos);
+  EXPECT_EQ(decode_subgroup_object({}, back, st).status, DecodeStatus::NeedMore);
 }
 
 TEST(IetfData, SubgroupObjectRules) {
@@ -230,24 +222,23 @@ TEST(IetfData, SubgroupObjectRules) {
   EXPECT_GT(encode_subgroup_object(st, plain, 4, {}, 1, ObjectStatus::Normal, buf), 0u);
   EXPECT_EQ(encode_subgroup_object(st, plain, 4, {}, 1, ObjectStatus::Normal, buf), 0u);
 
-  SubgroupObject o;
   SubgroupStreamState rs;
-  DataDecode d = decode_subgroup_object(hex("00 00 02"), plain, rs, o);  // unknown status 2
+  Decoded<SubgroupObject> d = decode_subgroup_object(hex("00 00 02"), plain, rs);  // status 2
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("object status"), std::string::npos);
+  EXPECT_NE(d.error.message.find("object status"), std::string::npos);
   rs = {};
-  d = decode_subgroup_object(hex("00 02 0e 01 00 03"), with_props, rs, o);  // props + EndOfGroup
+  d = decode_subgroup_object(hex("00 02 0e 01 00 03"), with_props, rs);  // props + EndOfGroup
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("not Normal"), std::string::npos);
+  EXPECT_NE(d.error.message.find("not Normal"), std::string::npos);
   rs = {};
-  d = decode_subgroup_object(hex("00 01 05 01 41"), with_props, rs, o);  // props cut: odd type
+  d = decode_subgroup_object(hex("00 01 05 01 41"), with_props, rs);  // props cut: odd type
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("properties"), std::string::npos);
+  EXPECT_NE(d.error.message.find("properties"), std::string::npos);
   rs.started = true;
   rs.last_object_id = UINT64_MAX - 1;
-  d = decode_subgroup_object(hex("01 01 41"), plain, rs, o);  // 2^64-2 + 1 + 1 = 2^64
+  d = decode_subgroup_object(hex("01 01 41"), plain, rs);  // 2^64-2 + 1 + 1 = 2^64
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("exceeds 2^64-1"), std::string::npos);
+  EXPECT_NE(d.error.message.find("exceeds 2^64-1"), std::string::npos);
 }
 
 struct FetchCase {
@@ -287,25 +278,23 @@ void expect_fetch_round_trip(const std::vector<FetchObject>& objs, GroupOrder or
     bytes.insert(bytes.end(), buf.begin(), buf.begin() + n);
     bytes.insert(bytes.end(), o.payload_length, 'z');
   }
-  uint64_t request_id;
-  DataDecode d = decode_fetch_header(bytes, request_id);
-  ASSERT_TRUE(d.ok());
-  EXPECT_EQ(request_id, 77u);
-  size_t pos = d.consumed;
+  const Decoded<uint64_t> header = decode_fetch_header(bytes);
+  ASSERT_TRUE(header.ok());
+  EXPECT_EQ(header.value, 77u);
+  size_t pos = header.consumed;
   FetchStreamState rs;
   rs.group_order = order;
   for (const FetchObject& want : objs) {
     const auto rest = std::span<const uint8_t>(bytes).subspan(pos);
     for (size_t k = 0; k < rest.size(); ++k) {
       FetchStreamState copy = rs;
-      FetchObject scratch;
-      const DataDecode p = decode_fetch_object(rest.first(k), copy, v, scratch);
+      const Decoded<FetchObject> p = decode_fetch_object(rest.first(k), copy, v);
       if (p.ok()) break;
       ASSERT_EQ(p.status, DecodeStatus::NeedMore) << "prefix " << k;
     }
-    FetchObject got;
-    d = decode_fetch_object(rest, rs, v, got);
-    ASSERT_TRUE(d.ok()) << d.error().message;
+    const Decoded<FetchObject> d = decode_fetch_object(rest, rs, v);
+    ASSERT_TRUE(d.ok()) << d.error.message;
+    const FetchObject& got = d.value;
     EXPECT_EQ(got.kind, want.kind);
     EXPECT_EQ(got.group_id, want.group_id);
     EXPECT_EQ(got.object_id, want.object_id);
@@ -352,25 +341,25 @@ TEST(IetfData, FetchStreamsRoundTrip) {
 }
 
 TEST(IetfData, FetchObjectRules) {
-  FetchObject o;
   // The first object must carry both IDs; referring to a prior subgroup or priority is an error.
   for (uint64_t flags : {0x1Cu, 0x14u, 0x18u, 0x1Du, 0x0Cu}) {
     FetchStreamState st;
     std::vector<uint8_t> in = {static_cast<uint8_t>(flags), 1, 1, 1, 0x80, 0};
-    const DataDecode d = decode_fetch_object(in, st, k22, o);
+    const Decoded<FetchObject> d = decode_fetch_object(in, st, k22);
     if (flags == 0x1C) {
       EXPECT_TRUE(d.ok());
     } else {
       ASSERT_EQ(d.status, DecodeStatus::Malformed) << flags;
-      EXPECT_NE(d.error().message.find("fetch object"), std::string::npos);
+      EXPECT_NE(d.error.message.find("fetch object"), std::string::npos);
     }
   }
   // Unknown flags at or above 128, and 0x20C under -18.
   FetchStreamState st;
-  EXPECT_EQ(decode_fetch_object(hex("81 00 00 00"), st, k22, o).status, DecodeStatus::Malformed);
-  EXPECT_EQ(decode_fetch_object(hex("82 0c 05 00"), st, k18, o).status, DecodeStatus::Malformed);
-  EXPECT_TRUE(decode_fetch_object(hex("82 0c 05 00"), st, k22, o).ok());
-  EXPECT_EQ(o.kind, FetchRecordKind::EndOfTimedOutRange);
+  EXPECT_EQ(decode_fetch_object(hex("81 00 00 00"), st, k22).status, DecodeStatus::Malformed);
+  EXPECT_EQ(decode_fetch_object(hex("82 0c 05 00"), st, k18).status, DecodeStatus::Malformed);
+  const Decoded<FetchObject> timed_out = decode_fetch_object(hex("82 0c 05 00"), st, k22);
+  ASSERT_TRUE(timed_out.ok());
+  EXPECT_EQ(timed_out.value.kind, FetchRecordKind::EndOfTimedOutRange);
   uint8_t buf[kMaxFetchObjectHeaderSize];
   FetchStreamState est;
   EXPECT_EQ(encode_fetch_object(est, marker(FetchRecordKind::EndOfTimedOutRange, 1, 1), k18, buf),
@@ -378,14 +367,14 @@ TEST(IetfData, FetchObjectRules) {
   // Descending order: a group delta below zero.
   FetchStreamState desc;
   desc.group_order = GroupOrder::Descending;
-  ASSERT_TRUE(decode_fetch_object(hex("1c 02 00 01 00"), desc, k22, o).ok());
-  const DataDecode d = decode_fetch_object(hex("08 05 00"), desc, k22, o);
+  ASSERT_TRUE(decode_fetch_object(hex("1c 02 00 01 00"), desc, k22).ok());
+  const Decoded<FetchObject> d = decode_fetch_object(hex("08 05 00"), desc, k22);
   ASSERT_EQ(d.status, DecodeStatus::Malformed);
-  EXPECT_NE(d.error().message.find("below 0"), std::string::npos);
+  EXPECT_NE(d.error.message.find("below 0"), std::string::npos);
   // Within a group the Object ID must increase.
   FetchStreamState same;
-  ASSERT_TRUE(decode_fetch_object(hex("1c 02 05 01 00"), same, k22, o).ok());
-  EXPECT_EQ(decode_fetch_object(hex("04 00 00"), same, k22, o).status, DecodeStatus::Malformed);
+  ASSERT_TRUE(decode_fetch_object(hex("1c 02 05 01 00"), same, k22).ok());
+  EXPECT_EQ(decode_fetch_object(hex("04 00 00"), same, k22).status, DecodeStatus::Malformed);
   // The encoder refuses a group against the order and a non-increasing object.
   FetchStreamState enc;
   ASSERT_GT(encode_fetch_object(enc, object(5, 5, 0, 0, 0), k22, buf), 0u);
@@ -393,16 +382,76 @@ TEST(IetfData, FetchObjectRules) {
   EXPECT_EQ(encode_fetch_object(enc, object(5, 5, 0, 0, 0), k22, buf), 0u);
 }
 
+// Subgroup modes 01 ("the prior object's") and 10 ("the prior object's + 1") refer to the prior
+// object itself (spec 4.5); a datagram-forwarded object has no Subgroup ID, so the object after
+// it carries its Subgroup ID explicitly (or mode 00 for 0), and a peer that sends 01/10 there is
+// malformed. End-of-Range markers in between change nothing ([AMBIG-2]: "previous" subgroup is
+// the last real object's).
+TEST(IetfData, FetchSubgroupAfterDatagramForwardedObject) {
+  FetchObject dgram = object(5, 1, 0, 0x80, 0);
+  dgram.datagram = true;
+  for (const bool with_marker : {false, true}) {
+    for (const uint64_t sub : {0u, 7u, 8u}) {
+      FetchStreamState st;
+      std::vector<uint8_t> bytes;
+      for (const FetchObject& o : {object(5, 0, 7, 0x80, 0), dgram,
+                                   marker(FetchRecordKind::EndOfNonExistentRange, 5, 3)}) {
+        if (o.kind != FetchRecordKind::Object && !with_marker) continue;
+        uint8_t buf[kMaxFetchObjectHeaderSize];
+        const size_t n = encode_fetch_object(st, o, k22, buf);
+        ASSERT_GT(n, 0u);
+        bytes.insert(bytes.end(), buf, buf + n);
+      }
+      const std::string prefix =
+          with_marker ? "1f 05 07 00 80 00 40 00 80 8c 05 03 " : "1f 05 07 00 80 00 40 00 ";
+      EXPECT_EQ(to_hex(bytes), to_hex(hex(prefix)));
+      uint8_t buf[kMaxFetchObjectHeaderSize];
+      const size_t n =
+          encode_fetch_object(st, object(5, with_marker ? 4 : 2, sub, 0x80, 0), k22, buf);
+      // Subgroup 0 is mode 00; any other is written out (mode 11), not taken from object 0.
+      const std::string want = sub == 0 ? "00 00" : sub == 7 ? "03 07 00" : "03 08 00";
+      EXPECT_EQ(to_hex({buf, n}), to_hex(hex(want))) << "subgroup " << sub;
+    }
+  }
+  // Decoding: 01 or 10 right after the datagram-forwarded object (or after it and a marker) is
+  // Malformed; after a real object and a marker, 01 is that object's subgroup.
+  for (const char* stream : {"1f 05 07 00 80 00 40 00 01 00", "1f 05 07 00 80 00 40 00 02 00",
+                             "1f 05 07 00 80 00 40 00 80 8c 05 03 01 00"}) {
+    const std::vector<uint8_t> in = hex(stream);
+    FetchStreamState st;
+    size_t pos = 0;
+    Decoded<FetchObject> d;
+    while (pos < in.size()) {
+      d = decode_fetch_object(std::span<const uint8_t>(in).subspan(pos), st, k22);
+      if (!d.ok()) break;
+      pos += d.consumed;
+    }
+    ASSERT_EQ(d.status, DecodeStatus::Malformed) << stream;
+    EXPECT_NE(d.error.message.find("prior Subgroup ID"), std::string::npos) << d.error.message;
+  }
+  const std::vector<uint8_t> ok = hex("1f 05 07 00 80 00 80 8c 05 03 01 00");
+  FetchStreamState st;
+  const Decoded<FetchObject> first = decode_fetch_object(ok, st, k22);
+  ASSERT_TRUE(first.ok());
+  const Decoded<FetchObject> mark =
+      decode_fetch_object(std::span<const uint8_t>(ok).subspan(first.consumed), st, k22);
+  ASSERT_TRUE(mark.ok());
+  const Decoded<FetchObject> next = decode_fetch_object(
+      std::span<const uint8_t>(ok).subspan(first.consumed + mark.consumed), st, k22);
+  ASSERT_TRUE(next.ok()) << next.error.message;
+  EXPECT_EQ(next.value.subgroup_id, 7u);
+  EXPECT_EQ(next.value.object_id, 4u);
+}
+
 TEST(IetfData, DatagramsRoundTrip) {
   const auto props = sample_properties();
   int valid = 0;
   for (uint64_t t = 0; t < 0x40; ++t) {
     if (!is_datagram_type(t)) {
-      ObjectDatagram d;
       const std::vector<uint8_t> in = {static_cast<uint8_t>(t), 0, 0, 0, 0};
-      const DataDecode r = decode_datagram(in, d);
+      const Decoded<ObjectDatagram> r = decode_datagram(in);
       ASSERT_EQ(r.status, DecodeStatus::Malformed) << t;
-      EXPECT_NE(r.error().message.find("OBJECT_DATAGRAM"), std::string::npos);
+      EXPECT_NE(r.error.message.find("OBJECT_DATAGRAM"), std::string::npos);
       continue;
     }
     ++valid;
@@ -422,8 +471,9 @@ TEST(IetfData, DatagramsRoundTrip) {
     EXPECT_EQ(bytes[0], t);
     bytes.resize(n);
     bytes.insert(bytes.end(), payload.begin(), payload.end());
-    ObjectDatagram back;
-    ASSERT_TRUE(decode_datagram(bytes, back).ok()) << t;
+    const Decoded<ObjectDatagram> decoded = decode_datagram(bytes);
+    ASSERT_TRUE(decoded.ok()) << t;
+    const ObjectDatagram& back = decoded.value;
     EXPECT_EQ(back.track_alias, 12u);
     EXPECT_EQ(back.object_id, d.object_id);
     EXPECT_EQ(back.publisher_priority, d.publisher_priority);
@@ -433,7 +483,7 @@ TEST(IetfData, DatagramsRoundTrip) {
     EXPECT_EQ(std::string(back.payload.begin(), back.payload.end()), payload);
     // A datagram never grows: every truncation of the header is Malformed, not NeedMore.
     for (size_t k = 0; k < n; ++k)
-      EXPECT_EQ(decode_datagram(std::span<const uint8_t>(bytes).first(k), back).status,
+      EXPECT_EQ(decode_datagram(std::span<const uint8_t>(bytes).first(k)).status,
                 DecodeStatus::Malformed);
   }
   EXPECT_EQ(valid, 24);
@@ -445,19 +495,19 @@ TEST(IetfData, DatagramRules) {
   d.end_of_group = true;
   uint8_t buf[kMaxDatagramHeaderSize + 16];
   EXPECT_EQ(encode_datagram_header(d, buf), 0u);  // STATUS with END_OF_GROUP
-  ObjectDatagram out;
-  DataDecode r = decode_datagram(hex("01 00 00 00 00 00"), out);  // PROPERTIES, Length 0
+  Decoded<ObjectDatagram> r = decode_datagram(hex("01 00 00 00 00 00"));  // PROPERTIES, Length 0
   ASSERT_EQ(r.status, DecodeStatus::Malformed);
-  EXPECT_NE(r.error().message.find("Length 0"), std::string::npos);
-  r = decode_datagram(hex("25 00 00 00 02 0e 01 03"), out);  // properties on End of Group
+  EXPECT_NE(r.error.message.find("Length 0"), std::string::npos);
+  r = decode_datagram(hex("25 00 00 00 02 0e 01 03"));  // properties on End of Group
   ASSERT_EQ(r.status, DecodeStatus::Malformed);
-  EXPECT_NE(r.error().message.find("not Normal"), std::string::npos);
-  r = decode_datagram(hex("2c 00 07 04 00"), out);  // bytes after the status
+  EXPECT_NE(r.error.message.find("not Normal"), std::string::npos);
+  r = decode_datagram(hex("2c 00 07 04 00"));  // bytes after the status
   EXPECT_EQ(r.status, DecodeStatus::Malformed);
-  r = decode_datagram(hex("2c 00 07 09"), out);  // unknown status
+  r = decode_datagram(hex("2c 00 07 09"));  // unknown status
   EXPECT_EQ(r.status, DecodeStatus::Malformed);
-  ASSERT_TRUE(decode_datagram(hex("f0 13 2b 3e 29 00 00"), out).ok());
-  EXPECT_TRUE(out.padding);
+  r = decode_datagram(hex("f0 13 2b 3e 29 00 00"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.value.padding);
 }
 
 TEST(IetfData, PropertyReaderWalksWithoutCopying) {
@@ -500,31 +550,28 @@ TEST(IetfData, HotPathDoesNotAllocate) {
   uint64_t sink = 0;
   for (int round = 0; round < 100; ++round) {
     size_t n = encode_subgroup_header(h, buf);
-    SubgroupHeader hb;
-    sink += decode_subgroup_header({buf, n}, hb).consumed;
+    const Decoded<SubgroupHeader> hb = decode_subgroup_header({buf, n});
+    sink += hb.consumed;
     SubgroupStreamState es, ds;
     for (uint64_t id = 0; id < 8; ++id) {
       n = encode_subgroup_object(es, h, id, props, 1200, ObjectStatus::Normal, buf);
-      SubgroupObject o;
-      sink += decode_subgroup_object({buf, n}, hb, ds, o).consumed + o.payload_length;
+      const Decoded<SubgroupObject> o = decode_subgroup_object({buf, n}, hb.value, ds);
+      sink += o.consumed + o.value.payload_length;
     }
     FetchStreamState fes, fds;
     for (uint64_t id = 0; id < 8; ++id) {
       fo.object_id = id;
       n = encode_fetch_object(fes, fo, k22, buf);
-      FetchObject o;
-      sink += decode_fetch_object({buf, n}, fds, k22, o).consumed;
+      sink += decode_fetch_object({buf, n}, fds, k22).consumed;
     }
     n = encode_datagram_header(dg, buf);
-    ObjectDatagram back;
-    sink += decode_datagram({buf, n}, back).consumed;
+    sink += decode_datagram({buf, n}).consumed;
     n = encode_fetch_header(round, buf);
-    uint64_t rid;
-    sink += decode_fetch_header({buf, n}, rid).consumed;
+    sink += decode_fetch_header({buf, n}).consumed;
   }
   EXPECT_EQ(g_allocations.load() - before, 0u);
   EXPECT_GT(sink, 0u);
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -12,7 +12,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 #ifndef MOQ_IETF_FUZZ_INPUTS
@@ -140,17 +140,17 @@ struct Tally {
 
 void check_control(std::span<const uint8_t> in, IetfVersion v, Tally& t) {
   ++t.inputs;
-  ControlDecode d = decode_control(in, v);
+  Decoded<ControlMessage> d = decode_control(in, v);
   const VarintDecode type = decode_varint(in, kVarint);
   if (d.status == DecodeStatus::Ok) {
     ++t.ok;
     if (d.consumed == 0 || d.consumed > in.size()) return t.fail("bad consumed", in);
     std::vector<uint8_t> re;
     Writer w(re, kVarint);
-    Status s = encode_control(w, d.message, v);
+    Status s = encode_control(w, d.value, v);
     if (!s.ok()) return t.fail("decoded message does not re-encode: " + s.error().message, in);
-    ControlDecode d2 = decode_control(re, v);
-    if (d2.status != DecodeStatus::Ok || !(d2.message == d.message) || d2.consumed != re.size())
+    Decoded<ControlMessage> d2 = decode_control(re, v);
+    if (d2.status != DecodeStatus::Ok || !(d2.value == d.value) || d2.consumed != re.size())
       return t.fail("re-encoded message decodes differently", in);
   } else if (d.status == DecodeStatus::NeedMore) {
     ++t.need_more;
@@ -190,7 +190,7 @@ TEST_P(IetfFuzzControl, MutatedMessages) {
         type == MessageType::PublishStateNotify ? IetfVersion::Draft22 : v;
     for (const ControlMessage& m : sample_messages(seed_version))
       if (control_type(m) == type) seeds.push_back(encode(m, seed_version));
-    if (type == MessageType::RequestOk && v == IetfVersion::Draft18)
+    if (type == MessageType::RequestOk && accepts_publish_ok_type(v))
       seeds.push_back(hex("1e 00 01 00"));  // the -18 PUBLISH_OK type
     ASSERT_FALSE(seeds.empty());
     Mutator mut(0x5eed0000u + uint64_t(type) * 2 + uint64_t(v));
@@ -227,56 +227,59 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- Data plane ----
 
-bool names_message(const DataDecode& d) {
-  return d.message && d.field && d.error().message.rfind(d.message, 0) == 0;
+// A data-plane error starts with the message's name and names the field.
+template <class T>
+bool names_message(const Decoded<T>& d, std::string_view message) {
+  return d.error.message.rfind(message, 0) == 0 &&
+         d.error.message.find(": field '") != std::string::npos;
 }
 
 void check_subgroup_stream(std::span<const uint8_t> in, Tally& t) {
   ++t.inputs;
-  UniStreamKind kind;
-  DataDecode c = classify_uni_stream(in, kind);
-  if (c.status == DecodeStatus::Malformed && !names_message(c))
+  const Decoded<UniStreamKind> c = classify_uni_stream(in);
+  if (c.status == DecodeStatus::Malformed && !names_message(c, "unidirectional stream"))
     return t.fail("unnamed stream-type error", in);
-  SubgroupHeader h;
-  DataDecode d = decode_subgroup_header(in, h);
-  if (d.status == DecodeStatus::NeedMore) {
+  const Decoded<SubgroupHeader> header = decode_subgroup_header(in);
+  if (header.status == DecodeStatus::NeedMore) {
     ++t.need_more;
     return;
   }
-  if (d.status == DecodeStatus::Malformed) {
+  if (header.status == DecodeStatus::Malformed) {
     ++t.malformed;
-    if (!names_message(d)) t.fail("unnamed SUBGROUP_HEADER error", in);
+    if (!names_message(header, "SUBGROUP_HEADER")) t.fail("unnamed SUBGROUP_HEADER error", in);
     return;
   }
-  if (!c.ok() || kind != UniStreamKind::Subgroup) return t.fail("header/classify disagree", in);
+  if (!c.ok() || c.value != UniStreamKind::Subgroup) return t.fail("header/classify disagree", in);
+  const SubgroupHeader& h = header.value;
   uint8_t buf[kMaxSubgroupHeaderSize + 1024];
-  SubgroupHeader h2;
   const size_t n = encode_subgroup_header(h, buf);
-  if (n == 0 || !decode_subgroup_header({buf, n}, h2).ok() || !(h2 == h))
-    return t.fail("SUBGROUP_HEADER does not round-trip", in);
-  size_t pos = d.consumed;
+  if (n == 0) return t.fail("SUBGROUP_HEADER does not re-encode", in);
+  const Decoded<SubgroupHeader> h2 = decode_subgroup_header({buf, n});
+  if (!h2.ok() || !(h2.value == h)) return t.fail("SUBGROUP_HEADER does not round-trip", in);
+  size_t pos = header.consumed;
   SubgroupStreamState st, enc, dec;
   while (true) {
-    SubgroupObject o;
-    d = decode_subgroup_object(in.subspan(pos), h, st, o);
+    const Decoded<SubgroupObject> d = decode_subgroup_object(in.subspan(pos), h, st);
     if (d.status == DecodeStatus::NeedMore) {
       ++t.need_more;
       return;
     }
     if (d.status == DecodeStatus::Malformed) {
       ++t.malformed;
-      if (!names_message(d)) t.fail("unnamed subgroup object error", in);
+      if (!names_message(d, "subgroup object")) t.fail("unnamed subgroup object error", in);
       return;
     }
     ++t.ok;
     if (d.consumed == 0) return t.fail("object consumed nothing", in);
+    const SubgroupObject& o = d.value;
     if (o.properties.size() > 1024) return;  // the re-encode buffer below is 1 KiB
     const size_t m =
         encode_subgroup_object(enc, h, o.object_id, o.properties, o.payload_length, o.status, buf);
-    SubgroupObject o2;
-    if (m == 0 || !decode_subgroup_object({buf, m}, h, dec, o2).ok() ||
-        o2.object_id != o.object_id || o2.payload_length != o.payload_length ||
-        o2.status != o.status || o2.properties.size() != o.properties.size())
+    if (m == 0) return t.fail("subgroup object does not re-encode", in);
+    const Decoded<SubgroupObject> o2 = decode_subgroup_object({buf, m}, h, dec);
+    if (!o2.ok() || o2.value.object_id != o.object_id ||
+        o2.value.payload_length != o.payload_length || o2.value.status != o.status ||
+        o2.value.properties.size() != o.properties.size())
       return t.fail("subgroup object does not round-trip", in);
     pos += d.consumed;
     if (o.payload_length > in.size() - pos) return;  // payload still arriving
@@ -286,42 +289,43 @@ void check_subgroup_stream(std::span<const uint8_t> in, Tally& t) {
 
 void check_fetch_stream(std::span<const uint8_t> in, IetfVersion v, GroupOrder order, Tally& t) {
   ++t.inputs;
-  uint64_t request_id;
-  DataDecode d = decode_fetch_header(in, request_id);
-  if (d.status == DecodeStatus::NeedMore) {
+  const Decoded<uint64_t> header = decode_fetch_header(in);
+  if (header.status == DecodeStatus::NeedMore) {
     ++t.need_more;
     return;
   }
-  if (d.status == DecodeStatus::Malformed) {
+  if (header.status == DecodeStatus::Malformed) {
     ++t.malformed;
-    if (!names_message(d)) t.fail("unnamed FETCH_HEADER error", in);
+    if (!names_message(header, "FETCH_HEADER")) t.fail("unnamed FETCH_HEADER error", in);
     return;
   }
-  size_t pos = d.consumed;
+  size_t pos = header.consumed;
   FetchStreamState st, enc, dec;
   st.group_order = enc.group_order = dec.group_order = order;
   uint8_t buf[kMaxFetchObjectHeaderSize + 1024];
   while (true) {
-    FetchObject o;
-    d = decode_fetch_object(in.subspan(pos), st, v, o);
+    const Decoded<FetchObject> d = decode_fetch_object(in.subspan(pos), st, v);
     if (d.status == DecodeStatus::NeedMore) {
       ++t.need_more;
       return;
     }
     if (d.status == DecodeStatus::Malformed) {
       ++t.malformed;
-      if (!names_message(d)) t.fail("unnamed fetch object error", in);
+      if (!names_message(d, "fetch object")) t.fail("unnamed fetch object error", in);
       return;
     }
     ++t.ok;
     if (d.consumed == 0) return t.fail("fetch object consumed nothing", in);
+    const FetchObject& o = d.value;
     if (o.properties.size() > 1024) return;
     const size_t m = encode_fetch_object(enc, o, v, buf);
-    FetchObject o2;
-    if (m == 0 || !decode_fetch_object({buf, m}, dec, v, o2).ok() || o2.kind != o.kind ||
-        o2.group_id != o.group_id || o2.object_id != o.object_id || o2.datagram != o.datagram ||
-        o2.subgroup_id != o.subgroup_id || o2.publisher_priority != o.publisher_priority ||
-        o2.payload_length != o.payload_length || o2.properties.size() != o.properties.size())
+    if (m == 0) return t.fail("fetch object does not re-encode", in);
+    const Decoded<FetchObject> d2 = decode_fetch_object({buf, m}, dec, v);
+    const FetchObject& o2 = d2.value;
+    if (!d2.ok() || o2.kind != o.kind || o2.group_id != o.group_id || o2.object_id != o.object_id ||
+        o2.datagram != o.datagram || o2.subgroup_id != o.subgroup_id ||
+        o2.publisher_priority != o.publisher_priority || o2.payload_length != o.payload_length ||
+        o2.properties.size() != o.properties.size())
       return t.fail("fetch object does not round-trip", in);
     pos += d.consumed;
     if (o.payload_length > in.size() - pos) return;
@@ -331,26 +335,27 @@ void check_fetch_stream(std::span<const uint8_t> in, IetfVersion v, GroupOrder o
 
 void check_datagram(std::span<const uint8_t> in, Tally& t) {
   ++t.inputs;
-  ObjectDatagram d;
-  DataDecode r = decode_datagram(in, d);
+  const Decoded<ObjectDatagram> r = decode_datagram(in);
   if (r.status == DecodeStatus::NeedMore) return t.fail("a datagram cannot need more", in);
   if (r.status == DecodeStatus::Malformed) {
     ++t.malformed;
-    if (!names_message(r)) t.fail("unnamed datagram error", in);
+    if (!names_message(r, "OBJECT_DATAGRAM")) t.fail("unnamed datagram error", in);
     return;
   }
   ++t.ok;
+  const ObjectDatagram& d = r.value;
   if (d.padding) return;
   std::vector<uint8_t> out(kMaxDatagramHeaderSize + d.properties.size());
   const size_t n = encode_datagram_header(d, out.data());
   if (n == 0) return t.fail("decoded datagram does not re-encode", in);
   out.resize(n);
   out.insert(out.end(), d.payload.begin(), d.payload.end());
-  ObjectDatagram d2;
-  if (!decode_datagram(out, d2).ok() || d2.track_alias != d.track_alias ||
-      d2.group_id != d.group_id || d2.object_id != d.object_id ||
-      d2.default_priority != d.default_priority || d2.publisher_priority != d.publisher_priority ||
-      d2.end_of_group != d.end_of_group || d2.has_status != d.has_status || d2.status != d.status ||
+  const Decoded<ObjectDatagram> r2 = decode_datagram(out);
+  const ObjectDatagram& d2 = r2.value;
+  if (!r2.ok() || d2.track_alias != d.track_alias || d2.group_id != d.group_id ||
+      d2.object_id != d.object_id || d2.default_priority != d.default_priority ||
+      d2.publisher_priority != d.publisher_priority || d2.end_of_group != d.end_of_group ||
+      d2.has_status != d.has_status || d2.status != d.status ||
       d2.properties.size() != d.properties.size() || d2.payload.size() != d.payload.size())
     t.fail("datagram does not round-trip", in);
 }
@@ -493,4 +498,4 @@ TEST(IetfFuzzData, Datagrams) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

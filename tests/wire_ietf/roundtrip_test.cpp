@@ -6,7 +6,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -16,12 +16,12 @@ TEST(IetfRoundTrip, EveryMessageBothDrafts) {
   for (IetfVersion v : kVersions) {
     for (const ControlMessage& m : sample_messages(v)) {
       const std::vector<uint8_t> bytes = encode(m, v);
-      ControlDecode d = decode_control(bytes, v);
+      Decoded<ControlMessage> d = decode_control(bytes, v);
       ASSERT_EQ(d.status, DecodeStatus::Ok)
           << version_name(v) << " " << control_name(m, v) << ": " << d.error.message;
       EXPECT_EQ(d.consumed, bytes.size());
-      EXPECT_TRUE(d.message == m) << version_name(v) << " " << control_name(m, v);
-      EXPECT_EQ(encode(d.message, v), bytes);
+      EXPECT_TRUE(d.value == m) << version_name(v) << " " << control_name(m, v);
+      EXPECT_EQ(encode(d.value, v), bytes);
     }
   }
 }
@@ -51,9 +51,9 @@ TEST(IetfRoundTrip, MessagesBackToBackInOneBuffer) {
     }
     size_t pos = 0;
     for (const auto& m : samples) {
-      ControlDecode d = decode_control(std::span<const uint8_t>(stream).subspan(pos), v);
+      Decoded<ControlMessage> d = decode_control(std::span<const uint8_t>(stream).subspan(pos), v);
       ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-      EXPECT_TRUE(d.message == m);
+      EXPECT_TRUE(d.value == m);
       pos += d.consumed;
     }
     EXPECT_EQ(pos, stream.size());
@@ -65,7 +65,7 @@ TEST(IetfRoundTrip, EveryProperPrefixIsNeedMore) {
     for (const ControlMessage& m : sample_messages(v)) {
       const auto bytes = encode(m, v);
       for (size_t n = 0; n < bytes.size(); ++n) {
-        ControlDecode d = decode_control(std::span<const uint8_t>(bytes).first(n), v);
+        Decoded<ControlMessage> d = decode_control(std::span<const uint8_t>(bytes).first(n), v);
         ASSERT_EQ(d.status, DecodeStatus::NeedMore) << control_name(m, v) << " prefix " << n;
         EXPECT_GT(d.needed, n);
         EXPECT_LE(d.needed, bytes.size());
@@ -80,9 +80,9 @@ TEST(IetfRoundTrip, NonMinimalVarintsAreAccepted) {
   // message type 0x04 itself written in two bytes.
   const auto bytes = hex("80 04 00 08 80 00 01 09 c0 00 04 09");
   for (IetfVersion v : kVersions) {
-    ControlDecode d = decode_control(bytes, v);
+    Decoded<ControlMessage> d = decode_control(bytes, v);
     ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-    const auto& ok = std::get<SubscribeOk>(d.message);
+    const auto& ok = std::get<SubscribeOk>(d.value);
     EXPECT_EQ(ok.track_alias, 0u);
     EXPECT_EQ(ok.params.largest_object, (Location{4, 9}));
   }
@@ -91,11 +91,11 @@ TEST(IetfRoundTrip, NonMinimalVarintsAreAccepted) {
 TEST(IetfRoundTrip, LegacyPublishOkTypeOnlyInDraft18) {
   // [AMBIG-1]: 0x1E is accepted as REQUEST_OK under -18 and is not a message under -22.
   const auto bytes = hex("1e 00 01 00");
-  ControlDecode d18 = decode_control(bytes, k18);
+  Decoded<ControlMessage> d18 = decode_control(bytes, k18);
   ASSERT_EQ(d18.status, DecodeStatus::Ok);
-  EXPECT_TRUE(std::holds_alternative<RequestOk>(d18.message));
-  EXPECT_EQ(control_type(d18.message), MessageType::RequestOk);
-  ControlDecode d22 = decode_control(bytes, k22);
+  EXPECT_TRUE(std::holds_alternative<RequestOk>(d18.value));
+  EXPECT_EQ(control_type(d18.value), MessageType::RequestOk);
+  Decoded<ControlMessage> d22 = decode_control(bytes, k22);
   ASSERT_EQ(d22.status, DecodeStatus::Malformed);
   EXPECT_NE(d22.error.message.find("message type"), std::string::npos);
 }
@@ -105,7 +105,7 @@ TEST(IetfRoundTrip, PublishStateNotifyOnlyInDraft22) {
   Writer w(buf, kVarint);
   EXPECT_FALSE(encode_message(w, PublishStateNotify{}, k18).ok());
   EXPECT_TRUE(buf.empty());
-  ControlDecode d = decode_control(hex("22 00 01 00"), k18);
+  Decoded<ControlMessage> d = decode_control(hex("22 00 01 00"), k18);
   EXPECT_EQ(d.status, DecodeStatus::Malformed);
   // Rejected as soon as the type is known, without waiting for the body.
   EXPECT_EQ(decode_control(hex("22"), k18).status, DecodeStatus::Malformed);
@@ -157,9 +157,9 @@ TEST(IetfRoundTrip, Draft22SetupOptionsAreUnknownInDraft18) {
   s.max_filter_ranges = 4;
   s.max_request_updates = 2;
   const auto bytes = encode(s, k22);
-  ControlDecode d = decode_control(bytes, k18);
+  Decoded<ControlMessage> d = decode_control(bytes, k18);
   ASSERT_EQ(d.status, DecodeStatus::Ok);
-  const auto& got = std::get<ietf::Setup>(d.message);
+  const auto& got = std::get<ietf::Setup>(d.value);
   EXPECT_FALSE(got.max_filter_ranges);
   EXPECT_FALSE(got.max_request_updates);
   ASSERT_EQ(got.unknown_options.size(), 2u);
@@ -171,9 +171,9 @@ TEST(IetfRoundTrip, Draft18FetchTypesDecodeToTheirFields) {
   for (const ControlMessage& m : sample_messages(k18)) {
     const Fetch* f = std::get_if<Fetch>(&m);
     if (!f) continue;
-    ControlDecode d = decode_control(encode(m, k18), k18);
+    Decoded<ControlMessage> d = decode_control(encode(m, k18), k18);
     ASSERT_EQ(d.status, DecodeStatus::Ok);
-    const Fetch& got = std::get<Fetch>(d.message);
+    const Fetch& got = std::get<Fetch>(d.value);
     EXPECT_EQ(got.fetch_type, f->fetch_type);
     EXPECT_EQ(got.joining_start, f->joining_start);
     EXPECT_EQ(got.end, f->end);
@@ -181,4 +181,4 @@ TEST(IetfRoundTrip, Draft18FetchTypesDecodeToTheirFields) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

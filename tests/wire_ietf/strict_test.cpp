@@ -2,9 +2,10 @@
 // properties. Every failure must be Malformed with a message naming the message and the field.
 #include <gtest/gtest.h>
 
+#include "model/wire/ietf/describe_value.h"
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -27,7 +28,7 @@ std::vector<uint8_t> msg(uint64_t type, std::string_view body_hex) {
 void expect_malformed(std::span<const uint8_t> in, IetfVersion v,
                       std::initializer_list<std::string_view> fragments,
                       uint64_t code = kProtocolViolation) {
-  ControlDecode d = decode_control(in, v);
+  Decoded<ControlMessage> d = decode_control(in, v);
   ASSERT_EQ(d.status, DecodeStatus::Malformed) << to_hex(in);
   for (std::string_view f : fragments)
     EXPECT_NE(d.error.message.find(f), std::string::npos)
@@ -60,12 +61,12 @@ TEST(IetfStrict, EveryMessageWithItsLengthOffByOne) {
       longer[len_at] = static_cast<uint8_t>((body + 1) >> 8);
       longer[len_at + 1] = static_cast<uint8_t>(body + 1);
       longer.push_back(0x01);
-      ControlDecode d = decode_control(longer, v);
+      Decoded<ControlMessage> d = decode_control(longer, v);
       const auto* goaway = std::get_if<GoAway>(&m);
       if (goaway && goaway_has_request_id(v) && !goaway->request_id) {
         // The -18 GOAWAY's optional trailing Request ID absorbs the byte.
         ASSERT_EQ(d.status, DecodeStatus::Ok);
-        EXPECT_EQ(std::get<GoAway>(d.message).request_id, 1u);
+        EXPECT_EQ(std::get<GoAway>(d.value).request_id, 1u);
       } else {
         // A trailing byte after fixed fields is left over; after a KVP block it starts a KVP
         // (type delta 1) whose value is missing.
@@ -156,9 +157,9 @@ TEST(IetfStrict, ReasonAndUriLimits) {
 
 TEST(IetfStrict, GoAwayRequestIdOnlyInDraft18) {
   expect_malformed(msg(0x10, "00 93 88 04"), k22, {"GOAWAY", "1 bytes after"});
-  ControlDecode d = decode_control(msg(0x10, "00 93 88"), k18);  // request stream form
+  Decoded<ControlMessage> d = decode_control(msg(0x10, "00 93 88"), k18);  // request stream form
   ASSERT_EQ(d.status, DecodeStatus::Ok);
-  EXPECT_FALSE(std::get<GoAway>(d.message).request_id);
+  EXPECT_FALSE(std::get<GoAway>(d.value).request_id);
 }
 
 TEST(IetfStrict, UnknownParameterClosesTheSession) {
@@ -183,13 +184,13 @@ TEST(IetfStrict, RepeatedParameters) {
   expect_malformed(msg(0x03, "00 00 00 02 20 01 00 02"), k18,
                    {"SUBSCRIBE", "SUBSCRIBER_PRIORITY", "repeated"});
   // AUTHORIZATION_TOKEN may repeat.
-  ControlDecode d = decode_control(msg(0x03, "00 00 00 02 03 02 03 00 00 02 03 01"), k18);
+  Decoded<ControlMessage> d = decode_control(msg(0x03, "00 00 00 02 03 02 03 00 00 02 03 01"), k18);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  EXPECT_EQ(std::get<Subscribe>(d.message).params.authorization_tokens.size(), 2u);
+  EXPECT_EQ(std::get<Subscribe>(d.value).params.authorization_tokens.size(), 2u);
   // Range filters may repeat (-22).
   d = decode_control(msg(0x03, "00 00 00 02 25 02 00 05 00 02 01 07"), k22);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  EXPECT_EQ(std::get<Subscribe>(d.message).params.range_filters.size(), 2u);
+  EXPECT_EQ(std::get<Subscribe>(d.value).params.range_filters.size(), 2u);
 }
 
 TEST(IetfStrict, ParameterTypeOverflow) {
@@ -232,9 +233,9 @@ TEST(IetfStrict, LocationFilterDraft22) {
 TEST(IetfStrict, FillParameters) {
   // FILL_PARAMETERS { FILL_TIMEOUT 5, LOCATION_FILTER type 1 start 1 }.
   auto ok = msg(0x03, "00 00 00 01 23 05 0a 05 17 01 01");
-  ControlDecode d = decode_control(ok, k22);
+  Decoded<ControlMessage> d = decode_control(ok, k22);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  const auto& fill = *std::get<Subscribe>(d.message).params.fill;
+  const auto& fill = *std::get<Subscribe>(d.value).params.fill;
   EXPECT_EQ(fill.fill_timeout, 5u);
   EXPECT_EQ(fill.location_filter->type, LocationFilterType::RelativeStart);
   // A token (0x03) is not allowed inside.
@@ -250,13 +251,13 @@ TEST(IetfStrict, FillParameters) {
 
 TEST(IetfStrict, RangeFilterShapes) {
   // SUBGROUP_FILTER Length 0 clears; Length 1 is a SetID with no ranges.
-  ControlDecode d = decode_control(msg(0x02, "00 01 25 00"), k22);
+  Decoded<ControlMessage> d = decode_control(msg(0x02, "00 01 25 00"), k22);
   ASSERT_EQ(d.status, DecodeStatus::Ok);
-  EXPECT_TRUE(std::get<RequestUpdate>(d.message).params.range_filters[0].clear);
+  EXPECT_TRUE(std::get<RequestUpdate>(d.value).params.range_filters[0].clear);
   // OBJECT_PROPERTY_FILTER with SetID 3, property 0x3C, ranges [1,2] and [5, open].
   d = decode_control(msg(0x02, "00 01 28 05 03 3c 01 01 03"), k22);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  const RangeFilter& f = std::get<RequestUpdate>(d.message).params.range_filters[0];
+  const RangeFilter& f = std::get<RequestUpdate>(d.value).params.range_filters[0];
   EXPECT_EQ(f.set_id, 3);
   EXPECT_EQ(f.property_type, 0x3Cu);
   auto ranges = range_filter_ranges(f);
@@ -320,9 +321,9 @@ TEST(IetfStrict, KeyValuePairRules) {
                    {"SETUP", "exceeds 2^64-1"});
   // Duplicate known option vs duplicate unknown options.
   expect_malformed(msg(0x2F00, "01 01 61 00 01 62"), k22, {"SETUP", "PATH", "repeated"});
-  ControlDecode d = decode_control(msg(0x2F00, "0b 01 61 00 01 62"), k22);
+  Decoded<ControlMessage> d = decode_control(msg(0x2F00, "0b 01 61 00 01 62"), k22);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  EXPECT_EQ(std::get<ietf::Setup>(d.message).unknown_options.size(), 2u);
+  EXPECT_EQ(std::get<ietf::Setup>(d.value).unknown_options.size(), 2u);
 }
 
 TEST(IetfStrict, TrackPropertyValues) {
@@ -347,9 +348,9 @@ TEST(IetfStrict, TrackPropertyValues) {
 
 TEST(IetfStrict, RequestErrorRedirect) {
   // REDIRECT with a Redirect structure.
-  ControlDecode d = decode_control(msg(0x05, "34 00 00 01 61 01 01 62 00"), k18);
+  Decoded<ControlMessage> d = decode_control(msg(0x05, "34 00 00 01 61 01 01 62 00"), k18);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
-  EXPECT_EQ(std::get<RequestError>(d.message).redirect->connect_uri, "a");
+  EXPECT_EQ(std::get<RequestError>(d.value).redirect->connect_uri, "a");
   // REDIRECT without one.
   expect_malformed(msg(0x05, "34 00 00"), k22, {"REQUEST_ERROR", "redirect"});
   // A redirect on another code is refused on encode.
@@ -443,4 +444,4 @@ TEST(IetfStrict, VersionsAndPredicates) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 
 std::vector<uint8_t> hex(std::string_view text) {
   std::vector<uint8_t> out;
@@ -373,4 +373,4 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   return out;
 }
 
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

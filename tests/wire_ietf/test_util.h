@@ -12,7 +12,7 @@
 #include "model/wire/ietf/control.h"
 #include "model/wire/ietf/data.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 
 // "af 00 1c" -> bytes (spaces ignored).
 std::vector<uint8_t> hex(std::string_view text);
@@ -29,4 +29,4 @@ std::vector<uint8_t> sample_properties();
 
 inline constexpr IetfVersion kVersions[] = {IetfVersion::Draft18, IetfVersion::Draft22};
 
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -4,7 +4,7 @@
 
 #include "tests/wire_ietf/test_util.h"
 
-namespace moq::ietf::test {
+namespace moq::wire::ietf::test {
 namespace {
 
 constexpr IetfVersion k18 = IetfVersion::Draft18;
@@ -18,10 +18,10 @@ TrackNamespace bench() {
 void expect_vector(const ControlMessage& m, IetfVersion v, std::string_view bytes) {
   const std::vector<uint8_t> want = hex(bytes);
   EXPECT_EQ(to_hex(encode(m, v)), to_hex(want)) << control_name(m, v);
-  ControlDecode d = decode_control(want, v);
+  Decoded<ControlMessage> d = decode_control(want, v);
   ASSERT_EQ(d.status, DecodeStatus::Ok) << d.error.message;
   EXPECT_EQ(d.consumed, want.size());
-  EXPECT_TRUE(d.message == m) << control_name(m, v) << " decoded differently";
+  EXPECT_TRUE(d.value == m) << control_name(m, v) << " decoded differently";
 }
 
 TEST(IetfVectors, V01ClientSetup) {
@@ -103,18 +103,19 @@ struct DecodedSubgroup {
 };
 DecodedSubgroup decode_subgroup_stream(std::span<const uint8_t> in) {
   DecodedSubgroup out;
-  UniStreamKind kind;
-  EXPECT_TRUE(classify_uni_stream(in, kind).ok());
-  EXPECT_EQ(kind, UniStreamKind::Subgroup);
-  DataDecode d = decode_subgroup_header(in, out.header);
-  EXPECT_TRUE(d.ok());
-  size_t pos = d.consumed;
+  const Decoded<UniStreamKind> kind = classify_uni_stream(in);
+  EXPECT_TRUE(kind.ok());
+  EXPECT_EQ(kind.value, UniStreamKind::Subgroup);
+  const Decoded<SubgroupHeader> header = decode_subgroup_header(in);
+  EXPECT_TRUE(header.ok());
+  out.header = header.value;
+  size_t pos = header.consumed;
   SubgroupStreamState st;
   while (pos < in.size()) {
-    SubgroupObject o;
-    d = decode_subgroup_object(in.subspan(pos), out.header, st, o);
-    EXPECT_TRUE(d.ok()) << (d.ok() ? "" : d.error().message);
+    const Decoded<SubgroupObject> d = decode_subgroup_object(in.subspan(pos), out.header, st);
+    EXPECT_TRUE(d.ok()) << d.error.message;
     if (!d.ok()) break;
+    const SubgroupObject& o = d.value;
     pos += d.consumed;
     out.objects.emplace_back(
         o.object_id, std::string(reinterpret_cast<const char*>(in.data() + pos), o.payload_length));
@@ -223,19 +224,19 @@ TEST(IetfVectors, V13FetchStream) {
     }
     EXPECT_EQ(to_hex(out), to_hex(want));
 
-    UniStreamKind kind;
-    ASSERT_TRUE(classify_uni_stream(want, kind).ok());
-    EXPECT_EQ(kind, UniStreamKind::Fetch);
-    uint64_t request_id = 0;
-    DataDecode d = decode_fetch_header(want, request_id);
-    ASSERT_TRUE(d.ok());
-    EXPECT_EQ(request_id, 2u);
-    size_t pos = d.consumed;
+    const Decoded<UniStreamKind> kind = classify_uni_stream(want);
+    ASSERT_TRUE(kind.ok());
+    EXPECT_EQ(kind.value, UniStreamKind::Fetch);
+    const Decoded<uint64_t> header = decode_fetch_header(want);
+    ASSERT_TRUE(header.ok());
+    EXPECT_EQ(header.value, 2u);
+    size_t pos = header.consumed;
     FetchStreamState rst;
     for (uint64_t i = 0; i < 2; ++i) {
-      FetchObject o;
-      d = decode_fetch_object(std::span<const uint8_t>(want).subspan(pos), rst, v, o);
-      ASSERT_TRUE(d.ok()) << d.error().message;
+      const Decoded<FetchObject> d =
+          decode_fetch_object(std::span<const uint8_t>(want).subspan(pos), rst, v);
+      ASSERT_TRUE(d.ok()) << d.error.message;
+      const FetchObject& o = d.value;
       EXPECT_EQ(o.group_id, 5u);
       EXPECT_EQ(o.object_id, i);
       EXPECT_EQ(o.subgroup_id, 0u);
@@ -293,8 +294,9 @@ TEST(IetfVectors, V20Datagram) {
   std::vector<uint8_t> out(buf, buf + n);
   out.insert(out.end(), {'x', 'y', 'z'});
   EXPECT_EQ(to_hex(out), to_hex(want));
-  ObjectDatagram back;
-  ASSERT_TRUE(decode_datagram(want, back).ok());
+  const Decoded<ObjectDatagram> decoded = decode_datagram(want);
+  ASSERT_TRUE(decoded.ok());
+  const ObjectDatagram& back = decoded.value;
   EXPECT_EQ(back.group_id, 5u);
   EXPECT_EQ(back.object_id, 3u);
   EXPECT_TRUE(back.default_priority);
@@ -312,8 +314,9 @@ TEST(IetfVectors, V21StatusDatagram) {
   uint8_t buf[kMaxDatagramHeaderSize];
   const size_t n = encode_datagram_header(d, buf);
   EXPECT_EQ(to_hex({buf, n}), to_hex(want));
-  ObjectDatagram back;
-  ASSERT_TRUE(decode_datagram(want, back).ok());
+  const Decoded<ObjectDatagram> decoded = decode_datagram(want);
+  ASSERT_TRUE(decoded.ok());
+  const ObjectDatagram& back = decoded.value;
   EXPECT_EQ(back.group_id, 7u);
   EXPECT_EQ(back.object_id, 0u);
   EXPECT_TRUE(back.has_status);
@@ -322,4 +325,4 @@ TEST(IetfVectors, V21StatusDatagram) {
 }
 
 }  // namespace
-}  // namespace moq::ietf::test
+}  // namespace moq::wire::ietf::test

@@ -8,7 +8,7 @@ namespace moq::session {
 
 Result<std::unique_ptr<Session>> create_ietf_session(Connection& conn, Version version,
                                                      SessionConfig config) {
-  if (!ietf::ietf_version(version))
+  if (!wire::ietf::ietf_version(version))
     return Error{0x15, "create_ietf_session: " + std::string(version_name(version)) +
                            " is not a moq-transport version"};
   if (conn.alpn() != version_alpn(version))

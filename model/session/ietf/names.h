@@ -12,7 +12,7 @@
 
 namespace moq::session::ietf_session {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 // One namespace field per path segment: "room/cam" <-> ("room", "cam").
 w::TrackNamespace namespace_of(const Path& path);

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "model/session/ietf/names.h"
-#include "model/session/ietf/object_fast_path.h"
 
 namespace moq::session::ietf_session {
 
@@ -15,27 +14,27 @@ constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
 constexpr uint64_t kInternal = uint64_t(w::StreamResetCode::InternalError);
 // A fetch looks at most this many consecutive group sequences, ending at its end.
 constexpr uint64_t kMaxFetchGroups = 4096;
-// Object headers written per arena reservation: the first may take the codec's longest form, the
-// rest the fast path's; the whole run fits one arena block.
-constexpr size_t kRunObjects = 96;
+// Object headers written per arena reservation (the codec's longest header each); a run of the
+// longest (fetch) headers fits one arena block.
+constexpr size_t kRunObjects = 64;
+static_assert(kRunObjects * w::kMaxFetchObjectHeaderSize <= 4096);
 
 // Appends header + payload references for frames [from, to) of g to chain, encoding the headers
-// of each run into one arena reservation. encode(i, out, first) writes frame i's header and
-// returns its size; 0 ends the run there (a header only the codec writes, which needs a run's
-// first slot: the next run starts with it), and 0 for a run's first frame stops (the callers'
-// encoders refuse only on a bug). Returns the index reached.
+// of each run into one arena reservation of max_header bytes per frame. encode(i, out) writes
+// frame i's header and returns its size; 0 (the codec refused it: a bug, not the peer's doing)
+// stops there. Returns the index reached.
 template <class Encode>
 size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
-                    size_t to, size_t max_first, Encode&& encode) {
+                    size_t to, size_t max_header, Encode&& encode) {
   uint16_t ends[kRunObjects];
   size_t i = from;
   while (i < to) {
     const size_t run = std::min(to - i, kRunObjects);
-    uint8_t* const base = arena.reserve(max_first + (run - 1) * kMaxFastObjectHeader);
+    uint8_t* const base = arena.reserve(run * max_header);
     uint8_t* p = base;
     size_t k = 0;
     for (; k < run; ++k) {
-      const size_t n = encode(i + k, p, k == 0);
+      const size_t n = encode(i + k, p);
       if (n == 0) break;
       p += n;
       ends[k] = static_cast<uint16_t>(p - base);
@@ -48,7 +47,7 @@ size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, s
       g.frame(i + j).append_to(chain);
     }
     i += k;
-    if (k == 0) break;
+    if (k < run) break;
   }
   return i;
 }
@@ -174,11 +173,9 @@ Poll SubgroupSender::poll() {
   size_t i = group_.index();
   if (i < stop) {
     i = push_objects(arena, chain, group_, i, stop, w::kMaxSubgroupObjectHeaderSize,
-                     [&](size_t id, uint8_t* out, bool first) -> size_t {
-                       const uint64_t size = group_.frame(id).size;
-                       const size_t n = encode_next_subgroup_object(state_, header_, id, size, out);
-                       if (n != 0 || !first) return n;
-                       return w::encode_subgroup_object(state_, header_, id, {}, size,
+                     [&](size_t id, uint8_t* out) {
+                       return w::encode_subgroup_object(state_, header_, id, {},
+                                                        group_.frame(id).size,
                                                         w::ObjectStatus::Normal, out);
                      });
     s_.stats().frames_sent += i - group_.index();
@@ -659,13 +656,9 @@ bool FetchServer::write_data() {
       o.group_id = part.group.sequence();
       const size_t reached =
           push_objects(arena, chain, part.group, part.first, part.end, w::kMaxFetchObjectHeaderSize,
-                       [&](size_t id, uint8_t* out, bool first) -> size_t {
-                         const uint64_t size = part.group.frame(id).size;
-                         const size_t n = encode_next_fetch_object(st, o.group_id, id,
-                                                                   o.publisher_priority, size, out);
-                         if (n != 0 || !first) return n;
+                       [&](size_t id, uint8_t* out) {
                          o.object_id = id;
-                         o.payload_length = size;
+                         o.payload_length = part.group.frame(id).size;
                          return w::encode_fetch_object(st, o, v, out);
                        });
       frames += reached - part.first;

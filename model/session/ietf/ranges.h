@@ -14,7 +14,7 @@
 
 namespace moq::session::ietf_session {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 inline constexpr uint64_t kWholeGroup = UINT64_MAX;  // an end object meaning "to the group's end"
 

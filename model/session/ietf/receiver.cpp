@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "model/session/ietf/object_fast_path.h"
 #include "model/session/ietf/request_task.h"
 #include "model/session/ietf/subscriber.h"
+#include "model/wire/ietf/describe_value.h"
 
 namespace moq::session::ietf_session {
 
@@ -14,6 +14,20 @@ constexpr uint64_t kExcessiveLoad = uint64_t(w::StreamResetCode::ExcessiveLoad);
 }  // namespace
 
 namespace {
+
+// The outcome of decoding a stream's header, as the outcome of classifying the stream as `kind`;
+// an Ok header's value goes into `into`.
+template <class T, class Into>
+Decoded<w::UniStreamKind> header_outcome(Decoded<T>&& header, w::UniStreamKind kind, Into& into) {
+  Decoded<w::UniStreamKind> out;
+  out.status = header.status;
+  out.consumed = header.consumed;
+  out.needed = header.needed;
+  out.value = kind;
+  out.error = std::move(header.error);
+  if (header.ok()) into = std::move(header.value);
+  return out;
+}
 
 // A fetch stream for a request that is gone, or for one never made.
 void unclaimed_fetch_stream(IetfSession& s, uint64_t request_id, StreamInput& input) {
@@ -31,13 +45,12 @@ void accept_uni_stream(IetfSession& s, RecvStreamPtr stream) {
   StreamInput input(std::move(stream));
   if (input.fill() == ReadStatus::Data) {
     Bytes& c = input.current();
-    uint64_t id = 0;
     if (!c.empty() && c[0] == w::kFetchHeaderType) {
-      const w::DataDecode d = w::decode_fetch_header(c.span(), id);
+      const Decoded<uint64_t> d = w::decode_fetch_header(c.span());
       if (d.ok()) {
         c.advance(d.consumed);
         ++s.stats().streams_accepted[static_cast<size_t>(StreamKind::Fetch)];
-        if (!s.route_fetch_stream(id, input)) unclaimed_fetch_stream(s, id, input);
+        if (!s.route_fetch_stream(d.value, input)) unclaimed_fetch_stream(s, d.value, input);
         return;
       }
     }
@@ -99,7 +112,6 @@ Poll UniReader::poll() {
 
 Poll UniReader::classify() {
   const w::IetfVersion v = s_.v();
-  Error control_error;
   for (;;) {
     switch (in_.fill()) {
       case ReadStatus::Data:
@@ -112,34 +124,29 @@ Poll UniReader::classify() {
       case ReadStatus::Error:
         return Poll::Done;  // ended before its type: nothing to do
     }
-    w::DataDecode d = in_.decode([&](std::span<const uint8_t> bytes) {
-      w::DataDecode c = w::classify_uni_stream(bytes, kind_);
+    // The stream's kind, with the outcome of reading the header it starts with (kept here).
+    Decoded<w::UniStreamKind> d = in_.decode([&](std::span<const uint8_t> bytes) {
+      Decoded<w::UniStreamKind> c = w::classify_uni_stream(bytes);
       if (!c.ok()) return c;
-      switch (kind_) {
+      switch (c.value) {
         case w::UniStreamKind::Subgroup:
-          return w::decode_subgroup_header(bytes, header_);
+          return header_outcome(w::decode_subgroup_header(bytes), c.value, header_);
         case w::UniStreamKind::Fetch:
-          return w::decode_fetch_header(bytes, fetch_id_);
+          return header_outcome(w::decode_fetch_header(bytes), c.value, fetch_id_);
         case w::UniStreamKind::Padding:
           return c;
-        case w::UniStreamKind::Control: {
-          w::ControlDecode m = w::decode_control(bytes, v);
-          w::DataDecode out;
-          out.status = m.status;
-          out.consumed = m.consumed;
-          if (m.status == DecodeStatus::Ok) first_ = std::move(m.message);
-          if (m.status == DecodeStatus::Malformed) control_error = std::move(m.error);
-          return out;
-        }
+        case w::UniStreamKind::Control:
+          return header_outcome(w::decode_control(bytes, v), c.value, first_);
       }
       return c;
     });
     if (d.status == DecodeStatus::NeedMore) continue;
     if (d.status == DecodeStatus::Malformed) {
       ++s_.stats().unknown_streams;
-      s_.violation(control_error.message.empty() ? d.error() : control_error);
+      s_.violation(std::move(d.error));
       return Poll::Done;
     }
+    kind_ = d.value;
     break;
   }
   switch (kind_) {
@@ -296,22 +303,14 @@ Poll UniReader::objects() {
   w::SubgroupStreamState& st = state_;
   GroupProducer& g = group_;
   uint64_t frames = 0;
-  w::SubgroupObject obj;
   const ObjectParser::Stop stop = parser_.run(
       in_,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        w::DataDecode d;
-        if (decode_next_subgroup_object(bytes, h, st, length, d.consumed)) {
-          is_frame = true;
-          return d;
-        }
-        d = w::decode_subgroup_object(bytes, h, st, obj);
-        if (d.ok()) {
-          length = obj.payload_length;
-          // A status object (End of Group / End of Track) carries no frame.
-          is_frame = obj.payload_length > 0 || obj.status == w::ObjectStatus::Normal;
-        }
-        return d;
+        Decoded<w::SubgroupObject> d = w::decode_subgroup_object(bytes, h, st);
+        length = d.value.payload_length;
+        // A status object (End of Group / End of Track) carries no frame.
+        is_frame = length > 0 || d.value.status == w::ObjectStatus::Normal;
+        return parser_.outcome(std::move(d));
       },
       [&](auto&& payload) { (void)g.write_frame(0, std::forward<decltype(payload)>(payload)); },
       frames);
@@ -339,7 +338,7 @@ Poll UniReader::objects() {
       mode_ = Mode::Done;
       return Poll::Done;
     case ObjectParser::Stop::Malformed:
-      s_.violation(parser_.error().error());
+      s_.violation(parser_.error());
       return Poll::Done;
   }
   return Poll::Done;

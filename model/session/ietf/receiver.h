@@ -34,20 +34,33 @@ class ObjectParser {
  public:
   enum class Stop : uint8_t { Blocked, Fin, Reset, Closed, Malformed };
 
+  // What decode reports for one object header: the codec's outcome without its value. Trivially
+  // copyable, so the per-object path keeps it in registers (the codec's Decoded<T> holds an
+  // Error); outcome() keeps a Malformed one's error for error().
+  struct Outcome {
+    DecodeStatus status;
+    size_t consumed;
+  };
+  template <class T>
+  Outcome outcome(Decoded<T>&& d) {
+    if (d.malformed()) error_ = std::move(d.error);
+    return {d.status, d.consumed};
+  }
+
   // Parses objects until the input blocks or ends. decode(span, uint64_t& payload_length,
-  // bool& is_frame) -> w::DataDecode reads one object header; emit(Bytes&&) and
+  // bool& is_frame) -> Outcome reads one object header; emit(Bytes&&) and
   // emit(std::span<const Bytes>) receive each frame's payload. frames counts emitted frames.
   template <class Decode, class Emit>
   Stop run(StreamInput& in, Decode&& decode, Emit&& emit, uint64_t& frames);
   // A FIN now would cut an object short.
   bool mid_object(const StreamInput& in) const { return in_payload_ || in.has_partial(); }
-  const w::DataDecode& error() const { return error_; }
+  const Error& error() const { return error_; }
 
  private:
   uint64_t left_ = 0;
   bool in_payload_ = false;
   std::vector<Bytes> parts_;  // a payload split across chunks (rare)
-  w::DataDecode error_;
+  Error error_;
 };
 
 template <class Decode, class Emit>
@@ -88,13 +101,10 @@ ObjectParser::Stop ObjectParser::run(StreamInput& in, Decode&& decode, Emit&& em
     }
     uint64_t length = 0;
     bool is_frame = false;
-    w::DataDecode d =
+    const Outcome d =
         in.decode([&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
     if (d.status == DecodeStatus::NeedMore) continue;
-    if (d.status == DecodeStatus::Malformed) {
-      error_ = d;
-      return Stop::Malformed;
-    }
+    if (d.status == DecodeStatus::Malformed) return Stop::Malformed;
     if (!is_frame) continue;
     if (length == 0) {
       emit(Bytes());

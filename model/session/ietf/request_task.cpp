@@ -10,10 +10,10 @@ In read_message(IetfSession& s, StreamInput& input, w::ControlMessage& out, Wait
     switch (st) {
       case ReadStatus::Data: {
         const w::IetfVersion v = s.v();
-        w::ControlDecode d =
+        Decoded<w::ControlMessage> d =
             input.decode([v](std::span<const uint8_t> in) { return w::decode_control(in, v); });
         if (d.status == DecodeStatus::Ok) {
-          out = std::move(d.message);
+          out = std::move(d.value);
           ++s.stats().messages_decoded;
           return In::Message;
         }

@@ -9,6 +9,7 @@
 #include "model/session/ietf/receiver.h"
 #include "model/session/ietf/request_task.h"
 #include "model/session/ietf/subscriber.h"
+#include "model/wire/ietf/describe_value.h"
 
 namespace moq::session::ietf_session {
 
@@ -77,10 +78,9 @@ class Driver final : public Task {
     while (std::optional<Bytes> d = conn.recv_datagram()) {
       // Objects travel on streams here; a datagram is checked and dropped (spec 4.4 lets a
       // receiver drop one it cannot place).
-      w::ObjectDatagram dg;
-      w::DataDecode r = w::decode_datagram(d->span(), dg);
+      Decoded<w::ObjectDatagram> r = w::decode_datagram(d->span());
       if (!r.ok()) {
-        s_.violation(r.error());
+        s_.violation(std::move(r.error));
         return Poll::Done;
       }
     }

@@ -32,7 +32,7 @@
 
 namespace moq::session::ietf_session {
 
-namespace w = ::moq::ietf;
+namespace w = ::moq::wire::ietf;
 
 struct ServeTag;
 struct FetchTag;

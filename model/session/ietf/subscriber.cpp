@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "model/session/ietf/names.h"
-#include "model/session/ietf/object_fast_path.h"
+#include "model/wire/ietf/describe_value.h"
 
 namespace moq::session::ietf_session {
 
@@ -307,26 +307,19 @@ void SubscribeClient::read_join_data() {
   const w::IetfVersion v = s_.v();
   const bool joining = join_ == Join::Pending;
   uint64_t frames = 0;
-  bool outside = false;
-  w::FetchObject obj;
+  uint64_t outside = 0;  // nonzero once an object of another group arrived
   const ObjectParser::Stop stop = join_parser_.run(
       join_data_,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        w::DataDecode d;
-        if (decode_next_fetch_object(bytes, join_state_, length, d.consumed)) {
-          is_frame = true;
-          return d;
-        }
-        d = w::decode_fetch_object(bytes, join_state_, v, obj);
-        if (d.ok() && obj.kind == w::FetchRecordKind::Object) {
-          if (obj.group_id != join_group_) outside = true;
-          is_frame = true;
-          length = obj.payload_length;
-        }
-        return d;
+        Decoded<w::FetchObject> d = w::decode_fetch_object(bytes, join_state_, v);
+        length = d.value.payload_length;
+        is_frame = d.value.kind == w::FetchRecordKind::Object;  // a marker carries no frame
+        // Branch-free, so that the codec's inline result stays in registers.
+        outside |= (d.value.group_id ^ join_group_) & -uint64_t(d.ok() & is_frame);
+        return join_parser_.outcome(std::move(d));
       },
       [&](auto&& payload) {
-        if (!joining || outside) return;  // not a join of ours: nothing to complete
+        if (!joining || outside != 0) return;  // not a join of ours: nothing to complete
         if (!join_producer_) {
           Result<GroupProducer> g = producer_.create_group(join_group_);
           if (!g) return;
@@ -336,7 +329,7 @@ void SubscribeClient::read_join_data() {
       },
       frames);
   s_.stats().frames_received += frames;
-  if (outside) {
+  if (outside != 0) {
     s_.violation("fetch object: field 'group id': the join of group " +
                  std::to_string(join_group_) + " carried an object of another group");
     return;
@@ -359,7 +352,7 @@ void SubscribeClient::read_join_data() {
       join_finished(false);
       return;
     case ObjectParser::Stop::Malformed:
-      s_.violation(join_parser_.error().error());
+      s_.violation(join_parser_.error());
       return;
   }
 }
@@ -606,28 +599,21 @@ Poll FetchClient::poll() {
     GroupProducer& g = group_;
     w::FetchStreamState& st = state_;
     uint64_t frames = 0;
-    bool outside = false;
-    w::FetchObject obj;
+    uint64_t outside = 0;  // nonzero once an object of another group arrived
     const ObjectParser::Stop stop = parser_.run(
         data_,
         [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-          w::DataDecode d;
-          if (decode_next_fetch_object(bytes, st, length, d.consumed)) {
-            is_frame = true;
-            return d;
-          }
-          d = w::decode_fetch_object(bytes, st, v, obj);
-          if (d.ok() && obj.kind == w::FetchRecordKind::Object) {
-            outside |= obj.group_id != seq;
-            is_frame = true;
-            length = obj.payload_length;
-          }
-          return d;
+          Decoded<w::FetchObject> d = w::decode_fetch_object(bytes, st, v);
+          length = d.value.payload_length;
+          is_frame = d.value.kind == w::FetchRecordKind::Object;  // a marker carries no frame
+          // Branch-free, so that the codec's inline result stays in registers.
+          outside |= (d.value.group_id ^ seq) & -uint64_t(d.ok() & is_frame);
+          return parser_.outcome(std::move(d));
         },
         [&](auto&& payload) { (void)g.write_frame(0, std::forward<decltype(payload)>(payload)); },
         frames);
     s_.stats().frames_received += frames;
-    if (outside) {
+    if (outside != 0) {
       s_.violation("fetch object: field 'group id': an object outside the fetched group " +
                    std::to_string(seq));
       return fail(s_.session_error());
@@ -650,7 +636,7 @@ Poll FetchClient::poll() {
       case ObjectParser::Stop::Closed:
         return fail(s_.session_error());
       case ObjectParser::Stop::Malformed:
-        s_.violation(parser_.error().error());
+        s_.violation(parser_.error());
         return fail(s_.session_error());
     }
   }

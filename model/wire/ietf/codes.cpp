@@ -1,252 +1,200 @@
 #include "model/wire/ietf/codes.h"
 
-namespace moq::ietf {
-
-const char* message_type_name(uint64_t type, IetfVersion v) {
-  switch (type) {
-    case 0x02:
-      return "REQUEST_UPDATE";
-    case 0x03:
-      return "SUBSCRIBE";
-    case 0x04:
-      return "SUBSCRIBE_OK";
-    case 0x05:
-      return "REQUEST_ERROR";
-    case 0x06:
-      return "PUBLISH_NAMESPACE";
-    case 0x07:
-      return "REQUEST_OK";
-    case 0x08:
-      return "NAMESPACE";
-    case 0x0B:
-      return "PUBLISH_DONE";
-    case 0x0D:
-      return "TRACK_STATUS";
-    case 0x0E:
-      return "NAMESPACE_DONE";
-    case 0x0F:
-      return publish_blocked_name(v);
-    case 0x10:
-      return "GOAWAY";
-    case 0x16:
-      return "FETCH";
-    case 0x18:
-      return "FETCH_OK";
-    case 0x1D:
-      return "PUBLISH";
-    case 0x1E:
-      return accepts_publish_ok_type(v) ? "PUBLISH_OK" : nullptr;
-    case 0x22:
-      return has_publish_state_notify(v) ? "PUBLISH_STATE_NOTIFY" : nullptr;
-    case 0x50:
-      return "SUBSCRIBE_NAMESPACE";
-    case 0x51:
-      return "SUBSCRIBE_TRACKS";
-    case 0x2F00:
-      return "SETUP";
-    default:
-      return nullptr;
-  }
-}
+namespace moq::wire::ietf {
 
 const char* param_type_name(uint64_t type, IetfVersion v) {
-  switch (type) {
-    case 0x02:
+  switch (ParamType(type)) {
+    case ParamType::ObjectDeliveryTimeout:
       return "OBJECT_DELIVERY_TIMEOUT";
-    case 0x03:
+    case ParamType::AuthorizationToken:
       return "AUTHORIZATION_TOKEN";
-    case 0x04:
+    case ParamType::RendezvousTimeout:
       return "RENDEZVOUS_TIMEOUT";
-    case 0x06:
+    case ParamType::SubgroupDeliveryTimeout:
       return "SUBGROUP_DELIVERY_TIMEOUT";
-    case 0x08:
+    case ParamType::Expires:
       return "EXPIRES";
-    case 0x09:
+    case ParamType::LargestObject:
       return "LARGEST_OBJECT";
-    case 0x0A:
+    case ParamType::FillTimeout:
       return "FILL_TIMEOUT";
-    case 0x10:
+    case ParamType::Forward:
       return "FORWARD";
-    case 0x20:
+    case ParamType::SubscriberPriority:
       return "SUBSCRIBER_PRIORITY";
-    case 0x21:
+    case ParamType::LocationFilter:
       return location_filter_is_typed(v) ? "LOCATION_FILTER" : "SUBSCRIPTION_FILTER";
-    case 0x22:
+    case ParamType::GroupOrder:
       return "GROUP_ORDER";
-    case 0x23:
+    case ParamType::FillParameters:
       return has_fill(v) ? "FILL_PARAMETERS" : nullptr;
-    case 0x25:
+    case ParamType::SubgroupFilter:
       return has_range_filters(v) ? "SUBGROUP_FILTER" : nullptr;
-    case 0x26:
+    case ParamType::ObjectIdFilter:
       return has_range_filters(v) ? "OBJECTID_FILTER" : nullptr;
-    case 0x27:
+    case ParamType::PriorityFilter:
       return has_range_filters(v) ? "PRIORITY_FILTER" : nullptr;
-    case 0x28:
+    case ParamType::ObjectPropertyFilter:
       return has_range_filters(v) ? "OBJECT_PROPERTY_FILTER" : nullptr;
-    case 0x29:
+    case ParamType::TrackPropertyFilter:
       return has_range_filters(v) ? "TRACK_PROPERTY_FILTER" : nullptr;
-    case 0x32:
+    case ParamType::NewGroupRequest:
       return "NEW_GROUP_REQUEST";
-    case 0x34:
+    case ParamType::TrackNamespacePrefix:
       return "TRACK_NAMESPACE_PREFIX";
-    case 0x35:
+    case ParamType::IncludeProperties:
       return has_include_properties(v) ? "INCLUDE_PROPERTIES" : nullptr;
-    default:
-      return nullptr;
   }
+  return nullptr;  // unassigned (grease included)
 }
 
 const char* session_error_name(uint64_t code, IetfVersion v) {
-  switch (code) {
-    case 0x0:
+  switch (SessionError(code)) {
+    case SessionError::NoError:
       return "NO_ERROR";
-    case 0x1:
+    case SessionError::InternalError:
       return "INTERNAL_ERROR";
-    case 0x2:
+    case SessionError::Unauthorized:
       return "UNAUTHORIZED";
-    case 0x3:
+    case SessionError::ProtocolViolation:
       return "PROTOCOL_VIOLATION";
-    case 0x4:
+    case SessionError::InvalidRequestId:
       return "INVALID_REQUEST_ID";
-    case 0x5:
+    case SessionError::DuplicateTrackAlias:
       return "DUPLICATE_TRACK_ALIAS";
-    case 0x6:
+    case SessionError::KeyValueFormattingError:
       return "KEY_VALUE_FORMATTING_ERROR";
-    case 0x8:
+    case SessionError::InvalidPath:
       return "INVALID_PATH";
-    case 0x9:
+    case SessionError::MalformedPath:
       return "MALFORMED_PATH";
-    case 0x10:
+    case SessionError::GoawayTimeout:
       return "GOAWAY_TIMEOUT";
-    case 0x11:
+    case SessionError::ControlMessageTimeout:
       return "CONTROL_MESSAGE_TIMEOUT";
-    case 0x12:
+    case SessionError::DataStreamTimeout:
       return "DATA_STREAM_TIMEOUT";
-    case 0x13:
+    case SessionError::AuthTokenCacheOverflow:
       return "AUTH_TOKEN_CACHE_OVERFLOW";
-    case 0x14:
+    case SessionError::DuplicateAuthTokenAlias:
       return "DUPLICATE_AUTH_TOKEN_ALIAS";
     // [D22-INFERRED] The spec file keeps 0x15; a draft-20 registry transcription lists it as
     // removed (ALPN does version selection), so -22 treats it as unassigned.
-    case 0x15:
+    case SessionError::VersionNegotiationFailed:
       return has_draft22_error_registry(v) ? nullptr : "VERSION_NEGOTIATION_FAILED";
-    case 0x16:
+    case SessionError::MalformedAuthToken:
       return "MALFORMED_AUTH_TOKEN";
-    case 0x17:
+    case SessionError::UnknownAuthTokenAlias:
       return "UNKNOWN_AUTH_TOKEN_ALIAS";
-    case 0x18:
+    case SessionError::ExpiredAuthToken:
       return "EXPIRED_AUTH_TOKEN";
-    case 0x19:
+    case SessionError::InvalidAuthority:
       return "INVALID_AUTHORITY";
-    case 0x1A:
+    case SessionError::MalformedAuthority:
       return "MALFORMED_AUTHORITY";
-    case 0x1B:
+    case SessionError::TooManyRequestUpdates:
       return has_draft22_error_registry(v) ? "TOO_MANY_REQUEST_UPDATES" : nullptr;
-    default:
-      return nullptr;
   }
+  return nullptr;  // unassigned (grease included)
 }
 
 const char* request_error_name(uint64_t code, IetfVersion v) {
   const bool d22 = has_draft22_error_registry(v);
-  switch (code) {
-    case 0x0:
+  switch (RequestErrorCode(code)) {
+    case RequestErrorCode::InternalError:
       return "INTERNAL_ERROR";
-    case 0x1:
+    case RequestErrorCode::Unauthorized:
       return "UNAUTHORIZED";
-    case 0x2:
+    case RequestErrorCode::Timeout:
       return "TIMEOUT";
-    case 0x3:
+    case RequestErrorCode::NotSupported:
       return "NOT_SUPPORTED";
-    case 0x4:
+    case RequestErrorCode::MalformedAuthToken:
       return "MALFORMED_AUTH_TOKEN";
-    case 0x5:
+    case RequestErrorCode::ExpiredAuthToken:
       return "EXPIRED_AUTH_TOKEN";
-    case 0x6:
+    case RequestErrorCode::GoingAway:
       return "GOING_AWAY";
-    case 0x9:
+    case RequestErrorCode::ExcessiveLoad:
       return "EXCESSIVE_LOAD";
-    case 0x10:
+    case RequestErrorCode::DoesNotExist:
       return "DOES_NOT_EXIST";
-    case 0x11:
+    case RequestErrorCode::InvalidRange:
       return "INVALID_RANGE";
-    case 0x12:
+    case RequestErrorCode::MalformedTrack:
       return "MALFORMED_TRACK";
-    case 0x19:
+    case RequestErrorCode::DuplicateSubscription:
       return d22 ? nullptr : "DUPLICATE_SUBSCRIPTION";
-    case 0x20:
+    case RequestErrorCode::Uninterested:
       return "UNINTERESTED";
-    case 0x30:
+    case RequestErrorCode::PrefixOverlap:
       return "PREFIX_OVERLAP";
-    case 0x31:
+    case RequestErrorCode::NamespaceTooLarge:
       return "NAMESPACE_TOO_LARGE";
-    case 0x32:
+    case RequestErrorCode::InvalidJoiningRequestId:
       return d22 ? nullptr : "INVALID_JOINING_REQUEST_ID";
-    case 0x33:
+    case RequestErrorCode::UnsupportedExtension:
       return "UNSUPPORTED_EXTENSION";
-    case 0x34:
+    case RequestErrorCode::Redirect:
       return "REDIRECT";
-    case 0x35:
+    case RequestErrorCode::ConflictingFilters:
       return d22 ? "CONFLICTING_FILTERS" : nullptr;
-    case 0x36:
+    case RequestErrorCode::InvalidFilter:
       return d22 ? "INVALID_FILTER" : nullptr;
-    default:
-      return nullptr;
   }
+  return nullptr;  // unassigned (grease included)
 }
 
 const char* publish_done_status_name(uint64_t code, IetfVersion) {
-  switch (code) {
-    case 0x0:
+  switch (PublishDoneStatus(code)) {
+    case PublishDoneStatus::InternalError:
       return "INTERNAL_ERROR";
-    case 0x1:
+    case PublishDoneStatus::Unauthorized:
       return "UNAUTHORIZED";
-    case 0x2:
+    case PublishDoneStatus::TrackEnded:
       return "TRACK_ENDED";
-    case 0x3:
+    case PublishDoneStatus::SubscriptionEnded:
       return "SUBSCRIPTION_ENDED";
-    case 0x4:
+    case PublishDoneStatus::GoingAway:
       return "GOING_AWAY";
-    case 0x5:
+    case PublishDoneStatus::TooFarBehind:
       return "TOO_FAR_BEHIND";
-    case 0x6:
+    case PublishDoneStatus::Expired:
       return "EXPIRED";
-    case 0x8:
+    case PublishDoneStatus::UpdateFailed:
       return "UPDATE_FAILED";
-    case 0x9:
+    case PublishDoneStatus::ExcessiveLoad:
       return "EXCESSIVE_LOAD";
-    case 0x12:
+    case PublishDoneStatus::MalformedTrack:
       return "MALFORMED_TRACK";
-    default:
-      return nullptr;
   }
+  return nullptr;  // unassigned (grease included)
 }
 
 const char* stream_reset_code_name(uint64_t code, IetfVersion) {
-  switch (code) {
-    case 0x0:
+  switch (StreamResetCode(code)) {
+    case StreamResetCode::InternalError:
       return "INTERNAL_ERROR";
-    case 0x1:
+    case StreamResetCode::Cancelled:
       return "CANCELLED";
-    case 0x2:
+    case StreamResetCode::DeliveryTimeout:
       return "DELIVERY_TIMEOUT";
-    case 0x3:
+    case StreamResetCode::SessionClosed:
       return "SESSION_CLOSED";
-    case 0x4:
+    case StreamResetCode::GoingAway:
       return "GOING_AWAY";
-    case 0x5:
+    case StreamResetCode::TooFarBehind:
       return "TOO_FAR_BEHIND";
-    case 0x6:
+    case StreamResetCode::UnknownObjectStatus:
       return "UNKNOWN_OBJECT_STATUS";
-    case 0x7:
+    case StreamResetCode::ExpiredAuthToken:
       return "EXPIRED_AUTH_TOKEN";
-    case 0x9:
+    case StreamResetCode::ExcessiveLoad:
       return "EXCESSIVE_LOAD";
-    case 0x12:
+    case StreamResetCode::MalformedTrack:
       return "MALFORMED_TRACK";
-    default:
-      return nullptr;
   }
+  return nullptr;  // unassigned (grease included)
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -1,14 +1,16 @@
 // Code points of moq-transport draft-18 and draft-22: message types, stream types, parameter,
 // option and property types, and the four error registries (spec sections 3.2, 3.4, 4.1, 7).
 // Codes that arrive on the wire are plain uint64_t (a peer may send grease or a later draft's
-// code); the enums name the values this codec knows.
+// code); the enums name the values this codec knows, and each value is written only here: the
+// name tables (codes.cpp), the message table (control.cpp) and the parameter scopes
+// (param_scopes.cpp) are switches or tables keyed on these enumerators.
 #pragma once
 
 #include <cstdint>
 
 #include "model/wire/ietf/version.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- Control message types (3.2) ----
 enum class MessageType : uint64_t {
@@ -33,10 +35,6 @@ enum class MessageType : uint64_t {
   SubscribeTracks = 0x51,
   Setup = 0x2F00,
 };
-
-// The message's name in this draft, or nullptr when the type is not a message of the draft
-// (unknown types close the session).
-const char* message_type_name(uint64_t type, IetfVersion v);
 
 // The messages that may open a request stream (1.2); any other first message is a
 // PROTOCOL_VIOLATION.
@@ -76,6 +74,15 @@ enum class ParamType : uint64_t {
 };
 // The parameter's name in this draft, or nullptr when the draft does not define it.
 const char* param_type_name(uint64_t type, IetfVersion v);
+// The range filter parameters (-22): SUBGROUP_FILTER to TRACK_PROPERTY_FILTER.
+constexpr bool is_range_filter_type(uint64_t t) {
+  return t >= uint64_t(ParamType::SubgroupFilter) && t <= uint64_t(ParamType::TrackPropertyFilter);
+}
+// The range filters over a property, which name its type.
+constexpr bool has_property_type(uint64_t t) {
+  return t == uint64_t(ParamType::ObjectPropertyFilter) ||
+         t == uint64_t(ParamType::TrackPropertyFilter);
+}
 
 // ---- Setup Options (1.3) ----
 enum class SetupOption : uint64_t {
@@ -111,7 +118,13 @@ enum class TokenAliasType : uint64_t { Delete = 0, Register = 1, UseAlias = 2, U
 // ---- Object status (4.3) ----
 enum class ObjectStatus : uint64_t { Normal = 0x0, EndOfGroup = 0x3, EndOfTrack = 0x4 };
 constexpr bool is_known_object_status(uint64_t s) {
-  return s == 0 || s == 3 || s == 4;
+  switch (ObjectStatus(s)) {
+    case ObjectStatus::Normal:
+    case ObjectStatus::EndOfGroup:
+    case ObjectStatus::EndOfTrack:
+      return true;
+  }
+  return false;
 }
 
 // ---- Group order (GROUP_ORDER parameter, DEFAULT_PUBLISHER_GROUP_ORDER property) ----
@@ -223,4 +236,4 @@ inline uint64_t effective_stream_reset_code(uint64_t code, IetfVersion v) {
   return stream_reset_code_name(code, v) ? code : uint64_t(StreamResetCode::InternalError);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

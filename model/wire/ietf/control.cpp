@@ -1,77 +1,80 @@
 #include "model/wire/ietf/control.h"
 
+#include <optional>
 #include <string>
 
-namespace moq::ietf {
+#include "model/wire/ietf/describe_value.h"
+
+namespace moq::wire::ietf {
 
 namespace {
 
+// What a draft makes of a message type: the name and the body decoder, which builds the message
+// in place in the result.
+struct MessageKind {
+  const char* name;
+  void (*decode)(Reader& r, IetfVersion v, ControlMessage& into);
+};
+
 template <class M>
-ControlMessage decode_body(WireReader& r, IetfVersion v) {
-  return ControlMessage(M::decode(r, v));
+void decode_body(Reader& r, IetfVersion v, ControlMessage& into) {
+  M::decode(r, v, into.emplace<M>());
 }
 
-using BodyDecoder = ControlMessage (*)(WireReader&, IetfVersion);
+template <class M>
+constexpr MessageKind kind(const char* name) {
+  return {name, decode_body<M>};
+}
 
-BodyDecoder body_decoder(uint64_t type, IetfVersion v) {
-  switch (type) {
-    case 0x2F00:
-      return decode_body<Setup>;
-    case 0x10:
-      return decode_body<GoAway>;
-    case 0x03:
-      return decode_body<Subscribe>;
-    case 0x04:
-      return decode_body<SubscribeOk>;
-    case 0x02:
-      return decode_body<RequestUpdate>;
-    case 0x1D:
-      return decode_body<Publish>;
-    case 0x0B:
-      return decode_body<PublishDone>;
-    case 0x22:
-      return has_publish_state_notify(v) ? decode_body<PublishStateNotify> : nullptr;
-    case 0x16:
-      return decode_body<Fetch>;
-    case 0x18:
-      return decode_body<FetchOk>;
-    case 0x0D:
-      return decode_body<TrackStatus>;
-    case 0x07:
-      return decode_body<RequestOk>;
-    case 0x1E:
-      return accepts_publish_ok_type(v) ? decode_body<RequestOk> : nullptr;
-    case 0x05:
-      return decode_body<RequestError>;
-    case 0x06:
-      return decode_body<PublishNamespace>;
-    case 0x08:
-      return decode_body<Namespace>;
-    case 0x0E:
-      return decode_body<NamespaceDone>;
-    case 0x50:
-      return decode_body<SubscribeNamespace>;
-    case 0x51:
-      return decode_body<SubscribeTracks>;
-    case 0x0F:
-      return decode_body<PublishBlocked>;
-    default:
-      return nullptr;
+// Every message type, once: its name, its body and the drafts that have it (version.h
+// predicates); nullopt when type is not a message of draft v. Exhaustive over MessageType, so a
+// new code point does not compile until it is placed here.
+std::optional<MessageKind> message_kind(uint64_t type, IetfVersion v) {
+  switch (MessageType(type)) {
+    case MessageType::RequestUpdate:
+      return kind<RequestUpdate>("REQUEST_UPDATE");
+    case MessageType::Subscribe:
+      return kind<Subscribe>("SUBSCRIBE");
+    case MessageType::SubscribeOk:
+      return kind<SubscribeOk>("SUBSCRIBE_OK");
+    case MessageType::RequestError:
+      return kind<RequestError>("REQUEST_ERROR");
+    case MessageType::PublishNamespace:
+      return kind<PublishNamespace>("PUBLISH_NAMESPACE");
+    case MessageType::RequestOk:
+      return kind<RequestOk>("REQUEST_OK");
+    case MessageType::Namespace:
+      return kind<Namespace>("NAMESPACE");
+    case MessageType::PublishDone:
+      return kind<PublishDone>("PUBLISH_DONE");
+    case MessageType::TrackStatus:
+      return kind<TrackStatus>("TRACK_STATUS");
+    case MessageType::NamespaceDone:
+      return kind<NamespaceDone>("NAMESPACE_DONE");
+    case MessageType::PublishBlocked:
+      return kind<PublishBlocked>(publish_blocked_name(v));
+    case MessageType::GoAway:
+      return kind<GoAway>("GOAWAY");
+    case MessageType::Fetch:
+      return kind<Fetch>("FETCH");
+    case MessageType::FetchOk:
+      return kind<FetchOk>("FETCH_OK");
+    case MessageType::Publish:
+      return kind<Publish>("PUBLISH");
+    case MessageType::PublishOkLegacy:
+      if (!accepts_publish_ok_type(v)) return std::nullopt;
+      return kind<RequestOk>("PUBLISH_OK");
+    case MessageType::PublishStateNotify:
+      if (!has_publish_state_notify(v)) return std::nullopt;
+      return kind<PublishStateNotify>("PUBLISH_STATE_NOTIFY");
+    case MessageType::SubscribeNamespace:
+      return kind<SubscribeNamespace>("SUBSCRIBE_NAMESPACE");
+    case MessageType::SubscribeTracks:
+      return kind<SubscribeTracks>("SUBSCRIBE_TRACKS");
+    case MessageType::Setup:
+      return kind<Setup>("SETUP");
   }
-}
-
-ControlDecode malformed(Error e) {
-  ControlDecode d;
-  d.status = DecodeStatus::Malformed;
-  d.error = std::move(e);
-  return d;
-}
-
-ControlDecode need_more(size_t needed) {
-  ControlDecode d;
-  d.status = DecodeStatus::NeedMore;
-  d.needed = needed;
-  return d;
+  return std::nullopt;
 }
 
 // A field that ran past the end of a complete body: rewrite the Reader's "need more bytes".
@@ -95,39 +98,57 @@ MessageType control_type(const ControlMessage& m) {
   return std::visit([](const auto& msg) { return std::decay_t<decltype(msg)>::kType; }, m);
 }
 
+const char* message_type_name(uint64_t type, IetfVersion v) {
+  const std::optional<MessageKind> k = message_kind(type, v);
+  return k ? k->name : nullptr;
+}
+
 const char* control_name(const ControlMessage& m, IetfVersion v) {
   const char* n = message_type_name(uint64_t(control_type(m)), v);
   return n ? n : "unknown message";
 }
 
-ControlDecode decode_control(std::span<const uint8_t> in, IetfVersion v) {
+Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v) {
+  // Every path returns this one result, so the compiler builds it in the caller's slot (a
+  // ControlMessage is costly to move); it starts out NeedMore.
+  Decoded<ControlMessage> d;
+  auto fail = [&d](Error e) {
+    d.status = DecodeStatus::Malformed;
+    d.error = std::move(e);
+  };
   const VarintDecode t = decode_varint(in, kVarint);
-  if (t.status != DecodeStatus::Ok) return need_more(t.length);
-  const char* name = message_type_name(t.value, v);
-  const BodyDecoder decoder = body_decoder(t.value, v);
-  if (!name || !decoder)
-    return malformed(Error{kProtocolViolation,
-                           "control message: field 'message type': " + describe_value(t.value) +
-                               " is not a " + version_name(v) + " message type"});
+  if (t.status != DecodeStatus::Ok) {
+    d.needed = t.length;
+    return d;
+  }
+  const std::optional<MessageKind> kind = message_kind(t.value, v);
+  if (!kind) {
+    fail(Error{kProtocolViolation,
+               "control message: field 'message type': " + describe_value(t.value) + " is not a " +
+                   version_name(v) + " message type"});
+    return d;
+  }
   const size_t header = t.length + 2;
-  if (in.size() < header) return need_more(header);
-  const size_t body_length = size_t{in[t.length]} << 8 | in[t.length + 1];
-  if (in.size() < header + body_length) return need_more(header + body_length);
-
-  WireReader r(in.subspan(header, body_length), name);
-  ControlMessage msg = decoder(r, v);
-  if (r.status() == DecodeStatus::NeedMore)
-    return malformed(Error{kProtocolViolation, overrun_text(r.error(), body_length)});
-  if (!r.ok()) return malformed(r.to_error());
-  if (!r.at_end())
-    return malformed(Error{kProtocolViolation,
-                           std::string(name) + ": field 'message length': Length " +
-                               std::to_string(body_length) + " leaves " +
-                               std::to_string(r.remaining()) + " bytes after the last field"});
-  ControlDecode d;
-  d.status = DecodeStatus::Ok;
-  d.consumed = header + body_length;
-  d.message = std::move(msg);
+  const size_t body_length = in.size() < header ? 0 : size_t{in[t.length]} << 8 | in[t.length + 1];
+  if (in.size() < header + body_length) {
+    d.needed = header + body_length;
+    return d;
+  }
+  Reader r(in.subspan(header, body_length), kVarint, kind->name);
+  kind->decode(r, v, d.value);
+  if (r.status() == DecodeStatus::NeedMore) {
+    fail(Error{kProtocolViolation, overrun_text(r.error(), body_length)});
+  } else if (!r.ok()) {
+    fail(r.to_error());
+  } else if (!r.at_end()) {
+    fail(Error{kProtocolViolation, std::string(kind->name) + ": field 'message length': Length " +
+                                       std::to_string(body_length) + " leaves " +
+                                       std::to_string(r.remaining()) +
+                                       " bytes after the last field"});
+  } else {
+    d.status = DecodeStatus::Ok;
+    d.consumed = header + body_length;
+  }
   return d;
 }
 
@@ -167,4 +188,4 @@ Status encode_control(Writer& w, const ControlMessage& m, IetfVersion v) {
       m);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

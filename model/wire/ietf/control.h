@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "model/base/codec.h"
+#include "model/base/decoded.h"
 #include "model/base/result.h"
 #include "model/base/varint.h"
 #include "model/wire/ietf/messages.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 using ControlMessage =
     std::variant<Setup, GoAway, Subscribe, SubscribeOk, RequestUpdate, Publish, PublishDone,
@@ -23,23 +24,20 @@ using ControlMessage =
                  PublishNamespace, Namespace, NamespaceDone, SubscribeNamespace, SubscribeTracks,
                  PublishBlocked>;
 
+// The message's name in draft v, or nullptr when the type is not a message of the draft (unknown
+// types close the session).
+const char* message_type_name(uint64_t type, IetfVersion v);
+
 // The wire type of the message held (REQUEST_OK is always sent as 0x07).
 MessageType control_type(const ControlMessage& m);
 // Its name in draft v ("PUBLISH_SKIPPED" for PublishBlocked under -22).
 const char* control_name(const ControlMessage& m, IetfVersion v);
 
-struct ControlDecode {
-  DecodeStatus status = DecodeStatus::NeedMore;
-  size_t consumed = 0;  // bytes of the whole message when Ok; 0 otherwise
-  size_t needed = 0;    // when NeedMore: the total input size known to be required (at least)
-  ControlMessage message;
-  Error error;  // when Malformed: code (a session termination code) and text
-};
-
-// Decodes the next whole control message. NeedMore only while the message is incomplete (the
-// type, the 2-byte length or the body has not fully arrived) and its type is one the draft has;
-// every complete-but-wrong input is Malformed.
-ControlDecode decode_control(std::span<const uint8_t> in, IetfVersion v);
+// Decodes the next whole control message (consumed: the whole frame). NeedMore only while the
+// message is incomplete (the type, the 2-byte length or the body has not fully arrived; needed:
+// the total input size known to be required) and its type is one the draft has; every
+// complete-but-wrong input is Malformed, with a session termination code and a text.
+Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v);
 
 // Appends one framed message. Fails (writing nothing) when the message breaks a rule check()
 // covers or its body exceeds 65535 bytes.
@@ -61,4 +59,4 @@ Status encode_framed(Writer& w, uint64_t type, const char* name, Body&& body) {
   return finish_frame(w, start, name);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

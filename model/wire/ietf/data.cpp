@@ -3,77 +3,45 @@
 #include <cstring>
 #include <string>
 
-#include "model/wire/ietf/wire_reader.h"
+#include "model/base/codec.h"
+#include "model/wire/ietf/describe_value.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 
-// An allocation-free read cursor; a false return means the bytes have not all arrived.
-class Cursor {
- public:
-  explicit Cursor(std::span<const uint8_t> in)
-      : begin_(in.data()), p_(in.data()), end_(in.data() + in.size()) {}
-  bool varint(uint64_t& v) {
-    if (p_ < end_ && *p_ < 0x80) {
-      v = *p_++;
-      return true;
-    }
-    const VarintDecode d = decode_varint({p_, static_cast<size_t>(end_ - p_)}, kVarint);
-    if (d.status != DecodeStatus::Ok) return false;
-    v = d.value;
-    p_ += d.length;
-    return true;
-  }
-  bool u8(uint8_t& v) {
-    if (p_ == end_) return false;
-    v = *p_++;
-    return true;
-  }
-  bool bytes(uint64_t n, std::span<const uint8_t>& out) {
-    if (n > static_cast<uint64_t>(end_ - p_)) return false;
-    out = {p_, static_cast<size_t>(n)};
-    p_ += n;
-    return true;
-  }
-  size_t pos() const { return static_cast<size_t>(p_ - begin_); }
-  bool at_end() const { return p_ == end_; }
-  std::span<const uint8_t> rest() const { return {p_, static_cast<size_t>(end_ - p_)}; }
-
- private:
-  const uint8_t* begin_;
-  const uint8_t* p_;
-  const uint8_t* end_;
-};
-
-inline void put(uint64_t v, uint8_t*& p) {
-  if (v < 0x80) {
-    *p++ = static_cast<uint8_t>(v);
-  } else {
-    p += encode_varint(v, kVarint, p);
-  }
+// A strict prefix of a valid item: at least one more byte is needed.
+template <class T>
+Decoded<T> more(std::span<const uint8_t> in) {
+  return need_more<T>(in.size() + 1);
 }
 
-DataDecode need_more() {
-  DataDecode d;
-  d.status = DecodeStatus::NeedMore;
-  return d;
+// "<message>: field '<field>': <problem> (value N (0xN))", PROTOCOL_VIOLATION.
+Error bad(const char* message, const char* field, const char* problem, uint64_t value) {
+  return Error{kProtocolViolation, std::string(message) + ": field '" + field + "': " + problem +
+                                       " (value " + describe_value(value) + ")"};
 }
 
-DataDecode bad(const char* message, const char* field, const char* problem, uint64_t value) {
-  DataDecode d;
-  d.status = DecodeStatus::Malformed;
-  d.message = message;
-  d.field = field;
-  d.problem = problem;
-  d.value = value;
-  return d;
+// The stream decoders run once per stream or object, so they read fields with model/base's inline
+// decode_varint rather than through a Reader (whose error text they do not need: NeedMore has
+// none, and Malformed names a static problem). Reads the varint at in[at...] into v and moves
+// `at` past it; false while it has not all arrived. Forced inline: GCC keeps it out of line,
+// which costs a call per field.
+[[gnu::always_inline]] inline bool read_varint(std::span<const uint8_t> in, size_t& at,
+                                               uint64_t& v) {
+  const VarintDecode d = decode_varint(in.subspan(at), kVarint);
+  if (d.status != DecodeStatus::Ok) return false;
+  v = d.value;
+  at += d.length;
+  return true;
 }
 
-DataDecode done(size_t consumed) {
-  DataDecode d;
-  d.consumed = consumed;
-  return d;
+// The next n bytes as a view, moving `at` past them; false while they have not all arrived.
+bool read_bytes(std::span<const uint8_t> in, size_t& at, uint64_t n, std::span<const uint8_t>& v) {
+  if (n > in.size() - at) return false;
+  v = in.subspan(at, static_cast<size_t>(n));
+  at += static_cast<size_t>(n);
+  return true;
 }
 
 bool valid_properties(std::span<const uint8_t> block) {
@@ -92,20 +60,14 @@ constexpr const char* kDatagram = "OBJECT_DATAGRAM";
 
 }  // namespace
 
-Error DataDecode::error() const {
-  std::string text = std::string(message ? message : "data") + ": field '" + (field ? field : "?") +
-                     "': " + (problem ? problem : "malformed") + " (value " +
-                     describe_value(value) + ")";
-  return Error{kProtocolViolation, std::move(text)};
-}
-
 // ---- Properties ----
 
 bool PropertyReader::next(PropertyView& out) {
   if (failed_ || pos_ >= in_.size()) return false;
-  Cursor c(in_.subspan(pos_));
-  uint64_t delta;
-  if (!c.varint(delta) || delta > UINT64_MAX - prev_type_) {
+  // The block is complete: a short field is as malformed as a bad one.
+  Reader r(in_.subspan(pos_), kVarint, "properties");
+  const uint64_t delta = r.varint("type delta");
+  if (!r.ok() || delta > UINT64_MAX - prev_type_) {
     failed_ = true;
     return false;
   }
@@ -113,26 +75,26 @@ bool PropertyReader::next(PropertyView& out) {
   out.value = 0;
   out.bytes = {};
   if (out.type & 1) {
-    uint64_t len;
-    if (!c.varint(len) || len > 65535 || !c.bytes(len, out.bytes)) {
-      failed_ = true;
-      return false;
-    }
-  } else if (!c.varint(out.value)) {
+    out.bytes = r.bytes("value", 65535);
+  } else {
+    out.value = r.varint("value");
+  }
+  if (!r.ok()) {
     failed_ = true;
     return false;
   }
   prev_type_ = out.type;
-  pos_ += c.pos();
+  pos_ += r.consumed();
   return true;
 }
 
 // ---- Stream types ----
 
-DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind) {
-  Cursor c(in);
+Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in) {
+  size_t at = 0;
   uint64_t t;
-  if (!c.varint(t)) return need_more();
+  if (!read_varint(in, at, t)) return more<UniStreamKind>(in);
+  UniStreamKind kind;
   if (t == kFetchHeaderType) {
     kind = UniStreamKind::Fetch;
   } else if (t == uint64_t(MessageType::Setup)) {
@@ -142,9 +104,10 @@ DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind)
   } else if (is_subgroup_type(t)) {
     kind = UniStreamKind::Subgroup;
   } else {
-    return bad("unidirectional stream", "stream type", "unknown stream type", t);
+    return malformed<UniStreamKind>(
+        bad("unidirectional stream", "stream type", "unknown stream type", t));
   }
-  return done(c.pos());
+  return decoded(kind, at);
 }
 
 // ---- SUBGROUP_HEADER ----
@@ -160,36 +123,42 @@ size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out) {
   if (h.subgroup_mode != SubgroupIdMode::Explicit && h.subgroup_id != 0) return 0;
   uint8_t* p = out;
   *p++ = subgroup_type(h);
-  put(h.track_alias, p);
-  put(h.group_id, p);
-  if (h.subgroup_mode == SubgroupIdMode::Explicit) put(h.subgroup_id, p);
+  p += encode_varint(h.track_alias, kVarint, p);
+  p += encode_varint(h.group_id, kVarint, p);
+  if (h.subgroup_mode == SubgroupIdMode::Explicit) p += encode_varint(h.subgroup_id, kVarint, p);
   if (!h.default_priority) *p++ = h.publisher_priority;
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_subgroup_header(std::span<const uint8_t> in, SubgroupHeader& out) {
-  Cursor c(in);
+Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in) {
+  size_t at = 0;
   uint64_t t;
-  if (!c.varint(t)) return need_more();
-  if (!is_subgroup_type(t)) return bad(kSubgroupHeader, "type", "not a SUBGROUP_HEADER type", t);
+  if (!read_varint(in, at, t)) return more<SubgroupHeader>(in);
+  if (!is_subgroup_type(t))
+    return malformed<SubgroupHeader>(bad(kSubgroupHeader, "type", "not a SUBGROUP_HEADER type", t));
   SubgroupHeader h;
   h.has_properties = t & 0x01;
   h.subgroup_mode = SubgroupIdMode((t & 0x06) >> 1);
   h.end_of_group = t & 0x08;
   h.default_priority = t & 0x20;
   h.first_object = t & 0x40;
-  if (!c.varint(h.track_alias) || !c.varint(h.group_id)) return need_more();
-  if (h.subgroup_mode == SubgroupIdMode::Explicit && !c.varint(h.subgroup_id)) return need_more();
-  if (!h.default_priority && !c.u8(h.publisher_priority)) return need_more();
-  out = h;
-  return done(c.pos());
+  if (!read_varint(in, at, h.track_alias) || !read_varint(in, at, h.group_id))
+    return more<SubgroupHeader>(in);
+  if (h.subgroup_mode == SubgroupIdMode::Explicit && !read_varint(in, at, h.subgroup_id))
+    return more<SubgroupHeader>(in);
+  if (!h.default_priority) {
+    if (at == in.size()) return more<SubgroupHeader>(in);
+    h.publisher_priority = in[at++];
+  }
+  return decoded(h, at);
 }
 
 // ---- Subgroup objects ----
 
-size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, uint64_t object_id,
-                              std::span<const uint8_t> properties, uint64_t payload_length,
-                              ObjectStatus status, uint8_t* out) {
+size_t detail::encode_any_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h,
+                                          uint64_t object_id, std::span<const uint8_t> properties,
+                                          uint64_t payload_length, ObjectStatus status,
+                                          uint8_t* out) {
   if (st.ended || !is_known_object_status(uint64_t(status))) return 0;
   if (status != ObjectStatus::Normal && (payload_length != 0 || !properties.empty())) return 0;
   if (!properties.empty() && !h.has_properties) return 0;
@@ -199,86 +168,89 @@ size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, 
     delta = object_id - st.last_object_id - 1;
   }
   uint8_t* p = out;
-  put(delta, p);
+  p += encode_varint(delta, kVarint, p);
   if (h.has_properties) {
-    put(properties.size(), p);
+    p += encode_varint(properties.size(), kVarint, p);
     if (!properties.empty()) std::memcpy(p, properties.data(), properties.size());
     p += properties.size();
   }
-  put(payload_length, p);
-  if (payload_length == 0) put(uint64_t(status), p);
+  p += encode_varint(payload_length, kVarint, p);
+  if (payload_length == 0) p += encode_varint(uint64_t(status), kVarint, p);
   if (!st.started) st.first_object_id = object_id;
   st.started = true;
   st.last_object_id = object_id;
   st.ended = status != ObjectStatus::Normal;
+  st.delta0_ready = !st.ended && !h.has_properties;
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_subgroup_object(std::span<const uint8_t> in, const SubgroupHeader& h,
-                                  SubgroupStreamState& st, SubgroupObject& out) {
+Decoded<SubgroupObject> detail::decode_any_subgroup_object(std::span<const uint8_t> in,
+                                                           const SubgroupHeader& h,
+                                                           SubgroupStreamState& st) {
   if (st.ended) {
-    if (in.empty()) return need_more();
-    return bad(kSubgroupObject, "object ID delta", "object after End of Group / End of Track",
-               in[0]);
+    if (in.empty()) return more<SubgroupObject>(in);
+    return malformed<SubgroupObject>(
+        bad(kSubgroupObject, "object ID delta", "object after End of Group / End of Track", in[0]));
   }
-  Cursor c(in);
+  size_t at = 0;
   uint64_t delta;
-  if (!c.varint(delta)) return need_more();
+  if (!read_varint(in, at, delta)) return more<SubgroupObject>(in);
   uint64_t id = delta;
   if (st.started) {
     if (delta >= UINT64_MAX - st.last_object_id)
-      return bad(kSubgroupObject, "object ID delta", "object ID exceeds 2^64-1", delta);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "object ID delta", "object ID exceeds 2^64-1", delta));
     id = st.last_object_id + delta + 1;
   }
   std::span<const uint8_t> props;
   if (h.has_properties) {
     uint64_t len;
-    if (!c.varint(len) || !c.bytes(len, props)) return need_more();
+    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props))
+      return more<SubgroupObject>(in);
     if (!valid_properties(props))
-      return bad(kSubgroupObject, "properties", "not well-formed Key-Value-Pairs", len);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "properties", "not well-formed Key-Value-Pairs", len));
   }
   uint64_t payload_length;
-  if (!c.varint(payload_length)) return need_more();
+  if (!read_varint(in, at, payload_length)) return more<SubgroupObject>(in);
   ObjectStatus status = ObjectStatus::Normal;
   if (payload_length == 0) {
     uint64_t s;
-    if (!c.varint(s)) return need_more();
+    if (!read_varint(in, at, s)) return more<SubgroupObject>(in);
     if (!is_known_object_status(s))
-      return bad(kSubgroupObject, "object status", "unknown object status", s);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "object status", "unknown object status", s));
     status = ObjectStatus(s);
     if (status != ObjectStatus::Normal && !props.empty())
-      return bad(kSubgroupObject, "properties", "present on an object whose status is not Normal",
-                 s);
+      return malformed<SubgroupObject>(
+          bad(kSubgroupObject, "properties", "present on an object whose status is not Normal", s));
   }
-  out.object_id = id;
-  out.properties = props;
-  out.payload_length = payload_length;
-  out.status = status;
   if (!st.started) st.first_object_id = id;
   st.started = true;
   st.last_object_id = id;
   st.ended = status != ObjectStatus::Normal;
-  return done(c.pos());
+  st.delta0_ready = !st.ended && !h.has_properties;
+  return decoded(SubgroupObject{id, props, payload_length, status}, at);
 }
 
 // ---- FETCH_HEADER ----
 
 size_t encode_fetch_header(uint64_t request_id, uint8_t* out) {
   uint8_t* p = out;
-  put(kFetchHeaderType, p);
-  put(request_id, p);
+  p += encode_varint(kFetchHeaderType, kVarint, p);
+  p += encode_varint(request_id, kVarint, p);
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_fetch_header(std::span<const uint8_t> in, uint64_t& request_id) {
-  Cursor c(in);
+Decoded<uint64_t> decode_fetch_header(std::span<const uint8_t> in) {
+  size_t at = 0;
   uint64_t t;
-  if (!c.varint(t)) return need_more();
-  if (t != kFetchHeaderType) return bad(kFetchHeader, "type", "not the FETCH_HEADER type", t);
+  if (!read_varint(in, at, t)) return more<uint64_t>(in);
+  if (t != kFetchHeaderType)
+    return malformed<uint64_t>(bad(kFetchHeader, "type", "not the FETCH_HEADER type", t));
   uint64_t id;
-  if (!c.varint(id)) return need_more();
-  request_id = id;
-  return done(c.pos());
+  if (!read_varint(in, at, id)) return more<uint64_t>(in);
+  return decoded(id, at);
 }
 
 // ---- Fetch objects ----
@@ -310,8 +282,8 @@ uint64_t marker_flags(FetchRecordKind k) {
 
 }  // namespace
 
-size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
-                           uint8_t* out) {
+size_t detail::encode_any_fetch_object(FetchStreamState& st, FetchObject o, IetfVersion v,
+                                       uint8_t* out) {
   uint8_t* p = out;
   if (o.kind != FetchRecordKind::Object) {
     if (uint8_t(o.kind) > uint8_t(FetchRecordKind::EndOfTimedOutRange)) return 0;
@@ -319,9 +291,9 @@ size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersi
     if (o.datagram || o.subgroup_id || o.publisher_priority || !o.properties.empty() ||
         o.payload_length)
       return 0;
-    put(marker_flags(o.kind), p);
-    put(o.group_id, p);
-    put(o.object_id, p);
+    p += encode_varint(marker_flags(o.kind), kVarint, p);
+    p += encode_varint(o.group_id, kVarint, p);
+    p += encode_varint(o.object_id, kVarint, p);
     st.has_location = true;
     st.group_id = o.group_id;
     st.object_id = o.object_id;
@@ -375,34 +347,33 @@ size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersi
   if (!st.has_object || o.publisher_priority != st.publisher_priority) flags |= kFlagPriority;
   if (!o.properties.empty()) flags |= kFlagProperties;
 
-  put(flags, p);
-  if (flags & kFlagGroupId) put(group_field, p);
-  if (subgroup_mode == 3) put(o.subgroup_id, p);
-  if (flags & kFlagObjectId) put(object_field, p);
+  p += encode_varint(flags, kVarint, p);
+  if (flags & kFlagGroupId) p += encode_varint(group_field, kVarint, p);
+  if (subgroup_mode == 3) p += encode_varint(o.subgroup_id, kVarint, p);
+  if (flags & kFlagObjectId) p += encode_varint(object_field, kVarint, p);
   if (flags & kFlagPriority) *p++ = o.publisher_priority;
   if (flags & kFlagProperties) {
-    put(o.properties.size(), p);
+    p += encode_varint(o.properties.size(), kVarint, p);
     std::memcpy(p, o.properties.data(), o.properties.size());
     p += o.properties.size();
   }
-  put(o.payload_length, p);
+  p += encode_varint(o.payload_length, kVarint, p);
   st.has_location = true;
   st.has_object = true;
   st.group_id = o.group_id;
   st.object_id = o.object_id;
   st.publisher_priority = o.publisher_priority;
-  if (!o.datagram) {
-    st.has_subgroup = true;
-    st.subgroup_id = o.subgroup_id;
-  }
+  // Modes 01/10 refer to this object's Subgroup ID, which a datagram-forwarded one lacks.
+  st.has_subgroup = !o.datagram;
+  st.subgroup_id = o.subgroup_id;
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st, IetfVersion v,
-                               FetchObject& out) {
-  Cursor c(in);
+Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in,
+                                                     FetchStreamState& st, IetfVersion v) {
+  size_t at = 0;
   uint64_t flags;
-  if (!c.varint(flags)) return need_more();
+  if (!read_varint(in, at, flags)) return more<FetchObject>(in);
   if (flags >= 128) {
     FetchRecordKind kind;
     if (flags == kEndOfNonExistent) {
@@ -412,108 +383,113 @@ DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st
     } else if (flags == kEndOfTimedOut && has_timed_out_range_marker(v)) {
       kind = FetchRecordKind::EndOfTimedOutRange;
     } else {
-      return bad(kFetchObject, "serialization flags", "unknown serialization flags", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "unknown serialization flags", flags));
     }
     uint64_t group, object;
-    if (!c.varint(group) || !c.varint(object)) return need_more();
-    out = FetchObject{};
-    out.kind = kind;
-    out.group_id = group;
-    out.object_id = object;
+    if (!read_varint(in, at, group) || !read_varint(in, at, object)) return more<FetchObject>(in);
+    FetchObject marker;
+    marker.kind = kind;
+    marker.group_id = group;
+    marker.object_id = object;
     st.has_location = true;
     st.group_id = group;
     st.object_id = object;
-    return done(c.pos());
+    return decoded(marker, at);
   }
   const bool datagram = flags & kFlagDatagram;
   const uint64_t subgroup_mode = datagram ? 0 : (flags & 0x03);
   if (!st.has_location && (!(flags & kFlagGroupId) || !(flags & kFlagObjectId)))
-    return bad(kFetchObject, "serialization flags",
-               "the first object must carry Group ID and Object ID", flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "the first object must carry Group ID and Object ID", flags));
   if ((subgroup_mode == 1 || subgroup_mode == 2) && !st.has_subgroup)
-    return bad(kFetchObject, "serialization flags", "refers to a prior Subgroup ID that is absent",
-               flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "refers to a prior Subgroup ID that is absent (no prior "
+                                      "object, or a datagram-forwarded one)",
+                                      flags));
   if (!(flags & kFlagPriority) && !st.has_object)
-    return bad(kFetchObject, "serialization flags", "refers to a prior priority that is absent",
-               flags);
+    return malformed<FetchObject>(bad(kFetchObject, "serialization flags",
+                                      "refers to a prior priority that is absent", flags));
 
   uint64_t group = st.group_id;
-  uint64_t group_field = 0;
   if (flags & kFlagGroupId) {
-    if (!c.varint(group_field)) return need_more();
+    uint64_t group_field;
+    if (!read_varint(in, at, group_field)) return more<FetchObject>(in);
     if (!st.has_location) {
       group = group_field;
     } else if (st.group_order == GroupOrder::Descending) {
       if (group_field >= st.group_id)
-        return bad(kFetchObject, "group ID delta", "group ID below 0", group_field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "group ID delta", "group ID below 0", group_field));
       group = st.group_id - group_field - 1;
     } else {
       if (group_field >= UINT64_MAX - st.group_id)
-        return bad(kFetchObject, "group ID delta", "group ID exceeds 2^64-1", group_field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "group ID delta", "group ID exceeds 2^64-1", group_field));
       group = st.group_id + group_field + 1;
     }
   }
   uint64_t subgroup = 0;
   if (subgroup_mode == 3) {
-    if (!c.varint(subgroup)) return need_more();
+    if (!read_varint(in, at, subgroup)) return more<FetchObject>(in);
   } else if (subgroup_mode == 1) {
     subgroup = st.subgroup_id;
   } else if (subgroup_mode == 2) {
     if (st.subgroup_id == UINT64_MAX)
-      return bad(kFetchObject, "serialization flags", "subgroup ID exceeds 2^64-1", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "subgroup ID exceeds 2^64-1", flags));
     subgroup = st.subgroup_id + 1;
   }
   uint64_t object;
   if (flags & kFlagObjectId) {
     uint64_t field;
-    if (!c.varint(field)) return need_more();
+    if (!read_varint(in, at, field)) return more<FetchObject>(in);
     if (!st.has_location || (flags & kFlagGroupId)) {
       object = field;
     } else {
       // Objects within a group come in increasing Object ID order, so a zero delta would repeat
       // the previous location.
       if (field == 0)
-        return bad(kFetchObject, "object ID delta", "object ID does not increase within the group",
-                   field);
+        return malformed<FetchObject>(bad(kFetchObject, "object ID delta",
+                                          "object ID does not increase within the group", field));
       if (field > UINT64_MAX - st.object_id)
-        return bad(kFetchObject, "object ID delta", "object ID exceeds 2^64-1", field);
+        return malformed<FetchObject>(
+            bad(kFetchObject, "object ID delta", "object ID exceeds 2^64-1", field));
       object = st.object_id + field;
     }
   } else {
     if (st.object_id == UINT64_MAX)
-      return bad(kFetchObject, "serialization flags", "object ID exceeds 2^64-1", flags);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "serialization flags", "object ID exceeds 2^64-1", flags));
     object = st.object_id + 1;
   }
   uint8_t priority = st.publisher_priority;
-  if ((flags & kFlagPriority) && !c.u8(priority)) return need_more();
+  if (flags & kFlagPriority) {
+    if (at == in.size()) return more<FetchObject>(in);
+    priority = in[at++];
+  }
   std::span<const uint8_t> props;
   if (flags & kFlagProperties) {
     uint64_t len;
-    if (!c.varint(len) || !c.bytes(len, props)) return need_more();
+    if (!read_varint(in, at, len) || !read_bytes(in, at, len, props)) return more<FetchObject>(in);
     if (!valid_properties(props))
-      return bad(kFetchObject, "properties", "not well-formed Key-Value-Pairs", len);
+      return malformed<FetchObject>(
+          bad(kFetchObject, "properties", "not well-formed Key-Value-Pairs", len));
   }
   uint64_t payload_length;
-  if (!c.varint(payload_length)) return need_more();
+  if (!read_varint(in, at, payload_length)) return more<FetchObject>(in);
 
-  out.kind = FetchRecordKind::Object;
-  out.group_id = group;
-  out.object_id = object;
-  out.datagram = datagram;
-  out.subgroup_id = subgroup;
-  out.publisher_priority = priority;
-  out.properties = props;
-  out.payload_length = payload_length;
   st.has_location = true;
   st.has_object = true;
   st.group_id = group;
   st.object_id = object;
   st.publisher_priority = priority;
-  if (!datagram) {
-    st.has_subgroup = true;
-    st.subgroup_id = subgroup;
-  }
-  return done(c.pos());
+  // Modes 01/10 refer to this object's Subgroup ID, which a datagram-forwarded one lacks.
+  st.has_subgroup = !datagram;
+  st.subgroup_id = subgroup;
+  return decoded(FetchObject{FetchRecordKind::Object, group, object, datagram, subgroup, priority,
+                             props, payload_length},
+                 at);
 }
 
 // ---- Datagrams ----
@@ -532,65 +508,84 @@ size_t encode_datagram_header(const ObjectDatagram& d, uint8_t* out) {
   if (d.default_priority) type |= 0x08;
   if (d.has_status) type |= 0x20;
   uint8_t* p = out;
-  put(type, p);
-  put(d.track_alias, p);
-  put(d.group_id, p);
-  if (d.object_id != 0) put(d.object_id, p);
+  p += encode_varint(type, kVarint, p);
+  p += encode_varint(d.track_alias, kVarint, p);
+  p += encode_varint(d.group_id, kVarint, p);
+  if (d.object_id != 0) p += encode_varint(d.object_id, kVarint, p);
   if (!d.default_priority) *p++ = d.publisher_priority;
   if (!d.properties.empty()) {
-    put(d.properties.size(), p);
+    p += encode_varint(d.properties.size(), kVarint, p);
     std::memcpy(p, d.properties.data(), d.properties.size());
     p += d.properties.size();
   }
-  if (d.has_status) put(uint64_t(d.status), p);
+  if (d.has_status) p += encode_varint(uint64_t(d.status), kVarint, p);
   return static_cast<size_t>(p - out);
 }
 
-DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& out) {
-  Cursor c(datagram);
-  uint64_t t;
-  if (!c.varint(t)) return bad(kDatagram, "type", "datagram ends inside the type", 0);
+Decoded<ObjectDatagram> decode_datagram(std::span<const uint8_t> datagram) {
+  // A datagram never grows: a field cut short is Malformed, never NeedMore.
+  Reader r(datagram, kVarint, kDatagram);
+  const uint64_t t = r.varint("type");
+  if (!r.ok())
+    return malformed<ObjectDatagram>(bad(kDatagram, "type", "datagram ends inside the type", 0));
   if (t == kPaddingDatagramType) {
-    out = ObjectDatagram{};
-    out.padding = true;
-    return done(datagram.size());
+    ObjectDatagram padding;
+    padding.padding = true;
+    return decoded(padding, datagram.size());
   }
-  if (!is_datagram_type(t)) return bad(kDatagram, "type", "not an OBJECT_DATAGRAM type", t);
+  if (!is_datagram_type(t))
+    return malformed<ObjectDatagram>(bad(kDatagram, "type", "not an OBJECT_DATAGRAM type", t));
   ObjectDatagram d;
   d.end_of_group = t & 0x02;
   d.default_priority = t & 0x08;
   d.has_status = t & 0x20;
-  if (!c.varint(d.track_alias))
-    return bad(kDatagram, "track alias", "datagram ends inside the field", t);
-  if (!c.varint(d.group_id)) return bad(kDatagram, "group ID", "datagram ends inside the field", t);
-  if (!(t & 0x04) && !c.varint(d.object_id))
-    return bad(kDatagram, "object ID", "datagram ends inside the field", t);
-  if (!d.default_priority && !c.u8(d.publisher_priority))
-    return bad(kDatagram, "publisher priority", "datagram ends inside the field", t);
+  d.track_alias = r.varint("track alias");
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "track alias", "datagram ends inside the field", t));
+  d.group_id = r.varint("group ID");
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "group ID", "datagram ends inside the field", t));
+  if (!(t & 0x04)) d.object_id = r.varint("object ID");
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "object ID", "datagram ends inside the field", t));
+  if (!d.default_priority) d.publisher_priority = r.u8("publisher priority");
+  if (!r.ok())
+    return malformed<ObjectDatagram>(
+        bad(kDatagram, "publisher priority", "datagram ends inside the field", t));
   if (t & 0x01) {
-    uint64_t len;
-    if (!c.varint(len) || !c.bytes(len, d.properties))
-      return bad(kDatagram, "properties", "datagram ends inside the field", t);
-    if (len == 0) return bad(kDatagram, "properties", "PROPERTIES bit set with Length 0", len);
+    d.properties = r.bytes("properties");
+    if (!r.ok())
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "datagram ends inside the field", t));
+    if (d.properties.empty())
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "PROPERTIES bit set with Length 0", 0));
     if (!valid_properties(d.properties))
-      return bad(kDatagram, "properties", "not well-formed Key-Value-Pairs", len);
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "not well-formed Key-Value-Pairs", d.properties.size()));
   }
   if (d.has_status) {
-    uint64_t s;
-    if (!c.varint(s)) return bad(kDatagram, "object status", "datagram ends inside the field", t);
+    const uint64_t s = r.varint("object status");
+    if (!r.ok())
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "object status", "datagram ends inside the field", t));
     if (!is_known_object_status(s))
-      return bad(kDatagram, "object status", "unknown object status", s);
+      return malformed<ObjectDatagram>(bad(kDatagram, "object status", "unknown object status", s));
     d.status = ObjectStatus(s);
     if (d.status != ObjectStatus::Normal && !d.properties.empty())
-      return bad(kDatagram, "properties", "present on an object whose status is not Normal", s);
-    if (!c.at_end())
-      return bad(kDatagram, "object status", "bytes follow the status of a STATUS datagram",
-                 c.rest().size());
+      return malformed<ObjectDatagram>(
+          bad(kDatagram, "properties", "present on an object whose status is not Normal", s));
+    if (!r.at_end())
+      return malformed<ObjectDatagram>(bad(kDatagram, "object status",
+                                           "bytes follow the status of a STATUS datagram",
+                                           r.remaining()));
   } else {
-    d.payload = c.rest();
+    d.payload = r.rest();
   }
-  out = d;
-  return done(datagram.size());
+  return decoded(d, datagram.size());
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

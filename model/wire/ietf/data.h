@@ -4,8 +4,9 @@
 //
 // Hot path rules: encoders write into a caller buffer (room for the kMax... size plus any
 // property bytes) and return the length, with no allocation; 0 means the arguments break a rule
-// named next to the function. Decoders read from a span, never copy, and return a POD DataDecode
-// whose error() builds the message text only when asked. An object header decode stops at the
+// named next to the function. Decoders read from a span, never copy, and return a Decoded<T>
+// (model/base/decoded.h); only a Malformed one builds an error text (PROTOCOL_VIOLATION,
+// "<message>: field '<field>': <problem> (value N (0xN))"). An object header decode stops at the
 // payload and reports its length, so the session slices the payload Bytes by reference.
 #pragma once
 
@@ -13,34 +14,18 @@
 #include <cstdint>
 #include <span>
 
-#include "model/base/result.h"
+#include "model/base/decoded.h"
 #include "model/base/varint.h"
 #include "model/wire/ietf/codes.h"
 #include "model/wire/ietf/version.h"
 
-namespace moq::ietf {
-
-// Outcome of decoding one item from the front of a span.
-struct DataDecode {
-  DecodeStatus status = DecodeStatus::Ok;
-  size_t consumed = 0;  // bytes read when Ok (for objects: up to the payload)
-  // When Malformed: what, where and which value (static strings; no allocation).
-  const char* message = nullptr;
-  const char* field = nullptr;
-  const char* problem = nullptr;
-  uint64_t value = 0;
-
-  bool ok() const { return status == DecodeStatus::Ok; }
-  // PROTOCOL_VIOLATION with "<message>: field '<field>': <problem> (value N (0xN))".
-  Error error() const;
-};
+namespace moq::wire::ietf {
 
 // ---- Unidirectional stream types (4.1) ----
 enum class UniStreamKind : uint8_t { Subgroup, Fetch, Control, Padding };
-// Reads the stream type (without consuming it for the header decoders, which read it again).
-// Any value other than a valid SUBGROUP_HEADER type, 0x05, 0x2F00 or the padding type is
-// Malformed.
-DataDecode classify_uni_stream(std::span<const uint8_t> in, UniStreamKind& kind);
+// Reads the stream type (consumed only by this call: the header decoders read it again). Any
+// value other than a valid SUBGROUP_HEADER type, 0x05, 0x2F00 or the padding type is Malformed.
+Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in);
 
 // ---- SUBGROUP_HEADER (4.2) ----
 enum class SubgroupIdMode : uint8_t {
@@ -69,12 +54,12 @@ constexpr bool is_subgroup_type(uint64_t t) {
 }
 // Returns the header size; 0 when subgroup_id is set outside Explicit mode.
 size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out);
-DataDecode decode_subgroup_header(std::span<const uint8_t> in, SubgroupHeader& out);
+Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in);
 
 // ---- Objects on a subgroup stream (4.3) ----
 struct SubgroupObject {
   uint64_t object_id = 0;
-  std::span<const uint8_t> properties;  // the KVP bytes (no Length); empty when none
+  std::span<const uint8_t> properties{};  // the KVP bytes (no Length); empty when none
   uint64_t payload_length = 0;
   ObjectStatus status = ObjectStatus::Normal;  // from the status field when payload_length is 0
 };
@@ -83,25 +68,67 @@ struct SubgroupObject {
 struct SubgroupStreamState {
   bool started = false;
   bool ended = false;
+  // started, not ended, and the header has no PROPERTIES bit: the next object may be Object ID
+  // Delta 0 with no properties block. Kept with them by the codec, so that the per-object fast
+  // path tests one flag.
+  bool delta0_ready = false;
   uint64_t last_object_id = 0;
   uint64_t first_object_id = 0;  // the Subgroup ID in FirstObjectId mode
 };
 inline constexpr size_t kMaxSubgroupObjectHeaderSize = 4 * kMaxVarintSize;
+
+namespace detail {
+// Every object; the inline functions below call these when their fast path does not apply.
+size_t encode_any_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h,
+                                  uint64_t object_id, std::span<const uint8_t> properties,
+                                  uint64_t payload_length, ObjectStatus status, uint8_t* out);
+Decoded<SubgroupObject> decode_any_subgroup_object(std::span<const uint8_t> in,
+                                                   const SubgroupHeader& h,
+                                                   SubgroupStreamState& st);
+}  // namespace detail
+
 // Writes the object's fields up to its payload; out needs kMaxSubgroupObjectHeaderSize plus
 // properties.size() bytes. Returns 0 when: object_id is not above the previous one; properties
 // are given but h.has_properties is false; a non-Normal status comes with a payload or
 // properties; an unknown status; or the stream already ended with End of Group / End of Track.
-size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h, uint64_t object_id,
-                              std::span<const uint8_t> properties, uint64_t payload_length,
-                              ObjectStatus status, uint8_t* out);
-// Decodes the fields before the payload; the state advances only on Ok.
-DataDecode decode_subgroup_object(std::span<const uint8_t> in, const SubgroupHeader& h,
-                                  SubgroupStreamState& st, SubgroupObject& out);
+//
+// Inline, the header nearly every object of a stream gets: the object right after the previous
+// one, with a payload and no properties block, is Object ID Delta 0 and its length.
+inline size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h,
+                                     uint64_t object_id, std::span<const uint8_t> properties,
+                                     uint64_t payload_length, ObjectStatus status, uint8_t* out) {
+  if (st.delta0_ready && st.last_object_id != UINT64_MAX && object_id == st.last_object_id + 1 &&
+      payload_length != 0 && properties.empty() && status == ObjectStatus::Normal) {
+    out[0] = 0;
+    st.last_object_id = object_id;
+    return 1 + encode_varint(payload_length, kVarint, out + 1);
+  }
+  return detail::encode_any_subgroup_object(st, h, object_id, properties, payload_length, status,
+                                            out);
+}
+
+// Decodes the fields before the payload (consumed: up to the payload); the state advances only
+// on Ok. Inline, the fast path of encode_subgroup_object (a zero length is followed by a status,
+// which the general decoder reads).
+inline Decoded<SubgroupObject> decode_subgroup_object(std::span<const uint8_t> in,
+                                                      const SubgroupHeader& h,
+                                                      SubgroupStreamState& st) {
+  if (in.size() >= 2 && in[0] == 0 && st.delta0_ready && st.last_object_id != UINT64_MAX) {
+    const VarintDecode length = decode_varint(in.subspan(1), kVarint);
+    if (length.status == DecodeStatus::Ok && length.value != 0) {
+      st.last_object_id += 1;
+      return decoded(SubgroupObject{.object_id = st.last_object_id, .payload_length = length.value},
+                     size_t{1} + length.length);
+    }
+  }
+  return detail::decode_any_subgroup_object(in, h, st);
+}
 
 // ---- FETCH_HEADER and fetch-stream objects (4.5) ----
 inline constexpr size_t kMaxFetchHeaderSize = 1 + kMaxVarintSize;
 size_t encode_fetch_header(uint64_t request_id, uint8_t* out);
-DataDecode decode_fetch_header(std::span<const uint8_t> in, uint64_t& request_id);
+// The value is the Request ID.
+Decoded<uint64_t> decode_fetch_header(std::span<const uint8_t> in);
 
 enum class FetchRecordKind : uint8_t {
   Object,
@@ -116,30 +143,77 @@ struct FetchObject {
   bool datagram = false;  // forwarded as a datagram: no Subgroup ID (flag 0x40)
   uint64_t subgroup_id = 0;
   uint8_t publisher_priority = 0;
-  std::span<const uint8_t> properties;  // KVP bytes; empty when none
+  std::span<const uint8_t> properties{};  // KVP bytes; empty when none
   uint64_t payload_length = 0;
 };
 // The "prior object" a fetch object's flags refer to. group_order comes from the FETCH's
-// GROUP_ORDER parameter (Ascending when absent); it decides the sign of Group ID deltas.
+// GROUP_ORDER parameter (Ascending when absent); it decides the sign of Group ID deltas. After an
+// End-of-Range marker, group and object are the marker's, subgroup and priority still the last
+// real object's ([AMBIG-2]).
 struct FetchStreamState {
   GroupOrder group_order = GroupOrder::Ascending;
   bool has_location = false;  // a previous object or End-of-Range marker
   bool has_object = false;    // a previous real object (priority known)
-  bool has_subgroup = false;  // a previous object with a Subgroup ID
+  // The last real object had a Subgroup ID, so Subgroup modes 01/10 may refer to it: false
+  // before the first and after a datagram-forwarded one (which has none).
+  bool has_subgroup = false;
   uint64_t group_id = 0;
   uint64_t object_id = 0;
   uint64_t subgroup_id = 0;
   uint8_t publisher_priority = 0;
 };
 inline constexpr size_t kMaxFetchObjectHeaderSize = 6 * kMaxVarintSize + 1;
+
+namespace detail {
+// Every record; the inline functions below call these when their fast path does not apply. The
+// encoder takes its own copy of the object, so that the inline caller's object never has its
+// address taken and its fields stay in registers.
+size_t encode_any_fetch_object(FetchStreamState& st, FetchObject o, IetfVersion v, uint8_t* out);
+Decoded<FetchObject> decode_any_fetch_object(std::span<const uint8_t> in, FetchStreamState& st,
+                                             IetfVersion v);
+}  // namespace detail
+
 // Chooses the shortest flags for o given the state and writes the fields up to the payload; out
 // needs kMaxFetchObjectHeaderSize plus o.properties.size() bytes. End-of-Range markers write
 // flags, Group ID and Object ID ([AMBIG-2]: absolute). Returns 0 when o's group goes against the
 // group order, its object ID does not increase within a group, a marker carries object fields,
 // or the marker kind does not exist in v.
-size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v, uint8_t* out);
-DataDecode decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st, IetfVersion v,
-                               FetchObject& out);
+//
+// Inline, the header nearly every record of a fetch stream gets: Serialization Flags 0x00 (the
+// next object of the same group, subgroup 0, the same priority, no properties) and its length.
+inline size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
+                                  uint8_t* out) {
+  if (o.kind == FetchRecordKind::Object && st.has_object && o.group_id == st.group_id &&
+      st.object_id != UINT64_MAX && o.object_id == st.object_id + 1 && o.subgroup_id == 0 &&
+      !o.datagram && o.publisher_priority == st.publisher_priority && o.properties.empty()) {
+    out[0] = 0;
+    st.object_id = o.object_id;
+    st.has_subgroup = true;
+    st.subgroup_id = 0;
+    return 1 + encode_varint(o.payload_length, kVarint, out + 1);
+  }
+  return detail::encode_any_fetch_object(st, o, v, out);
+}
+
+// Decodes a record up to its payload; the state advances only on Ok. Inline, the fast path of
+// encode_fetch_object.
+inline Decoded<FetchObject> decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st,
+                                                IetfVersion v) {
+  if (in.size() >= 2 && in[0] == 0 && st.has_object && st.object_id != UINT64_MAX) {
+    const VarintDecode length = decode_varint(in.subspan(1), kVarint);
+    if (length.status == DecodeStatus::Ok) {
+      st.object_id += 1;
+      st.has_subgroup = true;
+      st.subgroup_id = 0;
+      return decoded(FetchObject{.group_id = st.group_id,
+                                 .object_id = st.object_id,
+                                 .publisher_priority = st.publisher_priority,
+                                 .payload_length = length.value},
+                     size_t{1} + length.length);
+    }
+  }
+  return detail::decode_any_fetch_object(in, st, v);
+}
 
 // ---- OBJECT_DATAGRAM (4.4) ----
 struct ObjectDatagram {
@@ -150,8 +224,8 @@ struct ObjectDatagram {
   bool default_priority = false;
   uint8_t publisher_priority = 0;
   bool end_of_group = false;
-  std::span<const uint8_t> properties;  // KVP bytes; empty when none
-  bool has_status = false;              // STATUS bit: a status and no payload
+  std::span<const uint8_t> properties{};  // KVP bytes; empty when none
+  bool has_status = false;                // STATUS bit: a status and no payload
   ObjectStatus status = ObjectStatus::Normal;
   std::span<const uint8_t> payload;  // decode: the rest of the datagram
 };
@@ -165,7 +239,7 @@ inline constexpr size_t kMaxDatagramHeaderSize = 5 * kMaxVarintSize + 1;
 // properties on a non-Normal status.
 size_t encode_datagram_header(const ObjectDatagram& d, uint8_t* out);
 // Decodes one whole datagram (truncation is Malformed: a datagram never grows).
-DataDecode decode_datagram(std::span<const uint8_t> datagram, ObjectDatagram& out);
+Decoded<ObjectDatagram> decode_datagram(std::span<const uint8_t> datagram);
 
 // ---- Object Properties (KVP bytes of an object) ----
 struct PropertyView {
@@ -188,4 +262,4 @@ class PropertyReader {
   bool failed_ = false;
 };
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

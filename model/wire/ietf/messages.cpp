@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
-namespace moq::ietf {
+#include "model/wire/ietf/control.h"
+#include "model/wire/ietf/describe_value.h"
+
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -15,9 +18,9 @@ std::string to_string(std::span<const uint8_t> b) {
   return std::string(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-// Reads the parameter block of message type t.
-MessageParams read_params(WireReader& r, MessageType t, IetfVersion v) {
-  return decode_params(r, allowed_params_for_message(t, v), v);
+// Reads the parameter block of message type t into the message's own.
+void read_params(Reader& r, MessageType t, IetfVersion v, MessageParams& into) {
+  decode_params(r, allowed_params_for_message(t, v), v, into);
 }
 
 Status check_msg_params(const MessageParams& p, MessageType t, IetfVersion v) {
@@ -67,19 +70,18 @@ std::vector<KeyValuePair> setup_options(const Setup& m) {
 }
 
 bool is_known_setup_option(uint64_t type, IetfVersion v) {
-  switch (type) {
-    case 0x01:
-    case 0x03:
-    case 0x04:
-    case 0x05:
-    case 0x07:
+  switch (SetupOption(type)) {
+    case SetupOption::Path:
+    case SetupOption::AuthorizationToken:
+    case SetupOption::MaxAuthTokenCacheSize:
+    case SetupOption::Authority:
+    case SetupOption::MoqtImplementation:
       return true;
-    case 0x06:
-    case 0x08:
+    case SetupOption::MaxFilterRanges:
+    case SetupOption::MaxRequestUpdates:
       return has_limit_setup_options(v);
-    default:
-      return false;
   }
+  return false;
 }
 
 }  // namespace
@@ -88,10 +90,9 @@ void Setup::encode(Writer& w, IetfVersion) const {
   encode_kvps(w, setup_options(*this));
 }
 
-Setup Setup::decode(WireReader& r, IetfVersion v) {
-  Setup m;
+void Setup::decode(Reader& r, IetfVersion v, Setup& m) {
   std::vector<KeyValuePair> kvps = decode_kvps_to_end(r, "setup options");
-  if (!r.ok()) return m;
+  if (!r.ok()) return;
   auto once = [&r](bool already, const char* name) {
     if (already) r.fail(name, "repeated (only AUTHORIZATION_TOKEN may repeat)");
     return !already;
@@ -107,8 +108,8 @@ Setup Setup::decode(WireReader& r, IetfVersion v) {
         if (once(m.path.has_value(), "PATH")) m.path = std::move(kv.bytes);
         break;
       case SetupOption::AuthorizationToken: {
-        WireReader c({reinterpret_cast<const uint8_t*>(kv.bytes.data()), kv.bytes.size()},
-                     r.message());
+        Reader c({reinterpret_cast<const uint8_t*>(kv.bytes.data()), kv.bytes.size()}, kVarint,
+                 r.message());
         Token t = decode_token(c);
         r.adopt(c, "AUTHORIZATION_TOKEN", kKeyValueFormattingError);
         m.authorization_tokens.push_back(std::move(t));
@@ -135,7 +136,6 @@ Setup Setup::decode(WireReader& r, IetfVersion v) {
         break;
     }
   }
-  return m;
 }
 
 Status Setup::check(IetfVersion v) const {
@@ -165,12 +165,10 @@ void GoAway::encode(Writer& w, IetfVersion v) const {
   if (goaway_has_request_id(v) && request_id) w.varint(*request_id);
 }
 
-GoAway GoAway::decode(WireReader& r, IetfVersion v) {
-  GoAway m;
+void GoAway::decode(Reader& r, IetfVersion v, GoAway& m) {
   m.new_session_uri = std::string(r.string("new session URI", kMaxGoawayUriLength));
   m.timeout_ms = r.varint("timeout");
   if (goaway_has_request_id(v) && r.ok() && !r.at_end()) m.request_id = r.varint("request ID");
-  return m;
 }
 
 Status GoAway::check(IetfVersion v) const {
@@ -190,13 +188,11 @@ void Subscribe::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-Subscribe Subscribe::decode(WireReader& r, IetfVersion v) {
-  Subscribe m;
+void Subscribe::decode(Reader& r, IetfVersion v, Subscribe& m) {
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
   m.track_name = decode_track_name(r, m.track_namespace);
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status Subscribe::check(IetfVersion v) const {
@@ -211,13 +207,11 @@ void TrackStatus::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-TrackStatus TrackStatus::decode(WireReader& r, IetfVersion v) {
-  TrackStatus m;
+void TrackStatus::decode(Reader& r, IetfVersion v, TrackStatus& m) {
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
   m.track_name = decode_track_name(r, m.track_namespace);
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status TrackStatus::check(IetfVersion v) const {
@@ -233,12 +227,10 @@ void SubscribeOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-SubscribeOk SubscribeOk::decode(WireReader& r, IetfVersion v) {
-  SubscribeOk m;
+void SubscribeOk::decode(Reader& r, IetfVersion v, SubscribeOk& m) {
   m.track_alias = r.varint("track alias");
-  m.params = read_params(r, kType, v);
+  read_params(r, kType, v, m.params);
   if (r.ok()) m.track_properties = decode_track_properties(r);
-  return m;
 }
 
 Status SubscribeOk::check(IetfVersion v) const {
@@ -253,11 +245,9 @@ void RequestUpdate::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-RequestUpdate RequestUpdate::decode(WireReader& r, IetfVersion v) {
-  RequestUpdate m;
+void RequestUpdate::decode(Reader& r, IetfVersion v, RequestUpdate& m) {
   m.request_id = r.varint("request ID");
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status RequestUpdate::check(IetfVersion v) const {
@@ -275,15 +265,13 @@ void Publish::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-Publish Publish::decode(WireReader& r, IetfVersion v) {
-  Publish m;
+void Publish::decode(Reader& r, IetfVersion v, Publish& m) {
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
   m.track_name = decode_track_name(r, m.track_namespace);
   m.track_alias = r.varint("track alias");
-  m.params = read_params(r, kType, v);
+  read_params(r, kType, v, m.params);
   if (r.ok()) m.track_properties = decode_track_properties(r);
-  return m;
 }
 
 Status Publish::check(IetfVersion v) const {
@@ -300,12 +288,10 @@ void PublishDone::encode(Writer& w, IetfVersion) const {
   w.string(reason);
 }
 
-PublishDone PublishDone::decode(WireReader& r, IetfVersion) {
-  PublishDone m;
+void PublishDone::decode(Reader& r, IetfVersion, PublishDone& m) {
   m.status_code = r.varint("status code");
   m.stream_count = r.varint("stream count");
   m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
-  return m;
 }
 
 Status PublishDone::check(IetfVersion) const {
@@ -320,10 +306,8 @@ void PublishStateNotify::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-PublishStateNotify PublishStateNotify::decode(WireReader& r, IetfVersion v) {
-  PublishStateNotify m;
-  m.params = read_params(r, kType, v);
-  return m;
+void PublishStateNotify::decode(Reader& r, IetfVersion v, PublishStateNotify& m) {
+  read_params(r, kType, v, m.params);
 }
 
 Status PublishStateNotify::check(IetfVersion v) const {
@@ -354,14 +338,13 @@ void Fetch::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-Fetch Fetch::decode(WireReader& r, IetfVersion v) {
-  Fetch m;
+void Fetch::decode(Reader& r, IetfVersion v, Fetch& m) {
   m.request_id = r.varint("request ID");
   bool standalone = true;
   if (fetch_has_fetch_type(v)) {
     const uint64_t t = r.varint("fetch type");
     if (r.ok() && (t < 1 || t > 3)) r.fail("fetch type", "unknown fetch type " + describe_value(t));
-    if (!r.ok()) return m;
+    if (!r.ok()) return;
     m.fetch_type = FetchType(t);
     standalone = m.fetch_type == FetchType::Standalone;
   }
@@ -376,8 +359,7 @@ Fetch Fetch::decode(WireReader& r, IetfVersion v) {
     m.joining_request_id = r.varint("joining request ID");
     m.joining_start = r.varint("joining start");
   }
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status Fetch::check(IetfVersion v) const {
@@ -413,13 +395,11 @@ void FetchOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-FetchOk FetchOk::decode(WireReader& r, IetfVersion v) {
-  FetchOk m;
+void FetchOk::decode(Reader& r, IetfVersion v, FetchOk& m) {
   m.end_of_track = r.boolean("end of track");
   m.end = decode_location(r, "end group", "end object");
-  m.params = read_params(r, kType, v);
+  read_params(r, kType, v, m.params);
   if (r.ok()) m.track_properties = decode_track_properties(r);
-  return m;
 }
 
 Status FetchOk::check(IetfVersion v) const {
@@ -445,11 +425,9 @@ void RequestOk::encode(Writer& w, IetfVersion v) const {
   encode_kvps(w, track_properties);
 }
 
-RequestOk RequestOk::decode(WireReader& r, IetfVersion v) {
-  RequestOk m;
-  m.params = read_params(r, kType, v);
+void RequestOk::decode(Reader& r, IetfVersion v, RequestOk& m) {
+  read_params(r, kType, v, m.params);
   if (r.ok()) m.track_properties = decode_track_properties(r);
-  return m;
 }
 
 Status RequestOk::check(IetfVersion v) const {
@@ -474,14 +452,12 @@ void RequestError::encode(Writer& w, IetfVersion) const {
   if (redirect) encode_redirect(w, *redirect);
 }
 
-RequestError RequestError::decode(WireReader& r, IetfVersion) {
-  RequestError m;
+void RequestError::decode(Reader& r, IetfVersion, RequestError& m) {
   m.error_code = r.varint("error code");
   m.retry_interval = r.varint("retry interval");
   m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
   if (r.ok() && m.error_code == uint64_t(RequestErrorCode::Redirect))
     m.redirect = decode_redirect(r);
-  return m;
 }
 
 Status RequestError::check(IetfVersion) const {
@@ -504,12 +480,10 @@ void PublishNamespace::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-PublishNamespace PublishNamespace::decode(WireReader& r, IetfVersion v) {
-  PublishNamespace m;
+void PublishNamespace::decode(Reader& r, IetfVersion v, PublishNamespace& m) {
   m.request_id = r.varint("request ID");
   m.track_namespace = decode_namespace(r, "track namespace");
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status PublishNamespace::check(IetfVersion v) const {
@@ -523,12 +497,10 @@ void SubscribeNamespace::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-SubscribeNamespace SubscribeNamespace::decode(WireReader& r, IetfVersion v) {
-  SubscribeNamespace m;
+void SubscribeNamespace::decode(Reader& r, IetfVersion v, SubscribeNamespace& m) {
   m.request_id = r.varint("request ID");
   m.prefix = decode_namespace(r, "track namespace prefix");
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status SubscribeNamespace::check(IetfVersion v) const {
@@ -542,12 +514,10 @@ void SubscribeTracks::encode(Writer& w, IetfVersion v) const {
   encode_params(w, params, v);
 }
 
-SubscribeTracks SubscribeTracks::decode(WireReader& r, IetfVersion v) {
-  SubscribeTracks m;
+void SubscribeTracks::decode(Reader& r, IetfVersion v, SubscribeTracks& m) {
   m.request_id = r.varint("request ID");
   m.prefix = decode_namespace(r, "track namespace prefix");
-  m.params = read_params(r, kType, v);
-  return m;
+  read_params(r, kType, v, m.params);
 }
 
 Status SubscribeTracks::check(IetfVersion v) const {
@@ -561,8 +531,8 @@ void Namespace::encode(Writer& w, IetfVersion) const {
   encode_namespace(w, suffix);
 }
 
-Namespace Namespace::decode(WireReader& r, IetfVersion) {
-  return Namespace{decode_namespace(r, "track namespace suffix")};
+void Namespace::decode(Reader& r, IetfVersion, Namespace& m) {
+  m.suffix = decode_namespace(r, "track namespace suffix");
 }
 
 Status Namespace::check(IetfVersion) const {
@@ -573,8 +543,8 @@ void NamespaceDone::encode(Writer& w, IetfVersion) const {
   encode_namespace(w, suffix);
 }
 
-NamespaceDone NamespaceDone::decode(WireReader& r, IetfVersion) {
-  return NamespaceDone{decode_namespace(r, "track namespace suffix")};
+void NamespaceDone::decode(Reader& r, IetfVersion, NamespaceDone& m) {
+  m.suffix = decode_namespace(r, "track namespace suffix");
 }
 
 Status NamespaceDone::check(IetfVersion) const {
@@ -586,15 +556,13 @@ void PublishBlocked::encode(Writer& w, IetfVersion) const {
   w.string(track_name);
 }
 
-PublishBlocked PublishBlocked::decode(WireReader& r, IetfVersion) {
-  PublishBlocked m;
+void PublishBlocked::decode(Reader& r, IetfVersion, PublishBlocked& m) {
   m.suffix = decode_namespace(r, "track namespace suffix");
   m.track_name = decode_track_name(r, m.suffix);
-  return m;
 }
 
 Status PublishBlocked::check(IetfVersion v) const {
   return check_full_track_name(suffix, track_name, publish_blocked_name(v));
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -4,7 +4,8 @@
 //
 // Each struct has:
 //   encode(Writer&, v)    writes the body (no type, no length; control.h frames it)
-//   decode(WireReader&, v) reads the body; the framing checks that the body is used exactly
+//   decode(Reader&, v, m) reads the body into m, a default message (control.cpp builds it in
+//                         place in the result); the framing checks that the body is used exactly
 //   check(v)              the rules the encoder relies on (limits, parameter scopes, draft)
 #pragma once
 
@@ -19,15 +20,14 @@
 #include "model/wire/ietf/params.h"
 #include "model/wire/ietf/types.h"
 #include "model/wire/ietf/version.h"
-#include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 #define MOQ_IETF_MESSAGE_METHODS(Self, Type)              \
   static constexpr MessageType kType = MessageType::Type; \
   bool operator==(const Self&) const = default;           \
   void encode(Writer& w, IetfVersion v) const;            \
-  static Self decode(WireReader& r, IetfVersion v);       \
+  static void decode(Reader& r, IetfVersion v, Self& m);  \
   Status check(IetfVersion v) const;
 
 // SETUP (0x2F00): Setup Options as KVPs filling the body. Unknown options are ignored on
@@ -209,4 +209,4 @@ using PublishSkipped = PublishBlocked;
 
 #undef MOQ_IETF_MESSAGE_METHODS
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

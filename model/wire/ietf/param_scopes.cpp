@@ -1,61 +1,156 @@
-// Which parameters each message form may carry, per draft (spec 3.4 "Allowed in" columns).
+// Which parameters each message form may carry, per draft (spec 3.4 "Allowed in" columns), as one
+// table per draft: a row per scope, a column per parameter.
+#include <array>
+#include <cstddef>
+
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
-constexpr uint64_t T(ParamType t) {
-  return uint64_t(t);
+
+using P = ParamType;
+using S = ParamScope;
+
+// The table's columns: every Message Parameter of both drafts. A parameter's column is its bit in
+// a ParamMask.
+constexpr ParamType kColumns[] = {
+    P::ObjectDeliveryTimeout,  // 0x02
+    P::AuthorizationToken,     // 0x03
+    P::RendezvousTimeout,      // 0x04
+    P::SubgroupDeliveryTimeout,
+    P::Expires,
+    P::LargestObject,
+    P::FillTimeout,
+    P::Forward,
+    P::SubscriberPriority,
+    P::LocationFilter,
+    P::GroupOrder,
+    P::FillParameters,
+    P::SubgroupFilter,
+    P::ObjectIdFilter,
+    P::PriorityFilter,
+    P::ObjectPropertyFilter,
+    P::TrackPropertyFilter,
+    P::NewGroupRequest,
+    P::TrackNamespacePrefix,
+    P::IncludeProperties,  // 0x35
+};
+constexpr size_t kColumnCount = std::size(kColumns);
+static_assert(kColumnCount <= 8 * sizeof(ParamMask));
+
+constexpr size_t kScopeCount = size_t(S::Fill) + 1;
+
+// One row: the scope and a mark per column, 'x' allowed and '.' not (spaces ignored).
+struct Row {
+  ParamScope scope;
+  const char* marks;
+};
+
+constexpr ParamMask row_mask(const char* marks) {
+  ParamMask mask = 0;
+  size_t column = 0;
+  for (const char* c = marks; *c; ++c) {
+    if (*c == ' ') continue;
+    if (*c == 'x') mask |= ParamMask{1} << column;
+    ++column;
+  }
+  return column == kColumnCount ? mask : ~ParamMask{0};  // a row of the wrong width: caught below
 }
+
+template <size_t N>
+constexpr std::array<ParamMask, kScopeCount> masks(const Row (&rows)[N]) {
+  static_assert(N == kScopeCount, "one row per ParamScope");
+  std::array<ParamMask, kScopeCount> out{};
+  for (size_t i = 0; i < N; ++i)
+    out[i] = rows[i].scope == ParamScope(i) ? row_mask(rows[i].marks) : ~ParamMask{0};
+  return out;
+}
+
+template <size_t N>
+constexpr bool well_formed(const std::array<ParamMask, N>& masks) {
+  for (ParamMask m : masks) {
+    if (m == ~ParamMask{0}) return false;  // out of ParamScope order, or the wrong width
+  }
+  return true;
+}
+
+// clang-format off
+//                                 02 03 04 06 08 09 0A 10 20 21 22 23 25 26 27 28 29 32 34 35
+constexpr Row kDraft18[] = {
+    {S::Subscribe,                "x  x  x  x  .  .  .  x  x  x  x  .  .  .  .  .  .  x  .  ."},
+    {S::SubscribeOk,              ".  .  .  .  x  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Publish,                  ".  x  .  .  x  x  .  x  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishOk,                "x  .  .  x  x  .  .  x  x  x  x  .  .  .  .  .  .  x  .  ."},
+    {S::TrackStatus,              ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::TrackStatusOk,            ".  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fetch,                    ".  x  .  .  .  .  x  .  x  .  x  .  .  .  .  .  .  .  .  ."},
+    {S::FetchOk,                  ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishNamespace,         ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeNamespace,       ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeTracks,          ".  x  .  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::NamespaceOk,              ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscription,       "x  x  .  x  .  .  .  x  x  x  .  .  .  .  .  .  .  x  .  ."},
+    {S::UpdateFetch,              ".  x  .  .  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdatePublishNamespace,   ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscribeNamespace, ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  x  ."},
+    {S::UpdateSubscribeTracks,    ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  x  ."},
+    {S::UpdateOk,                 ".  .  .  .  x  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishStateNotify,       ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fill,                     ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+};
+// [D22-INFERRED]: from the WG main text and the interop runner's requirement catalogue (README).
+//                                 02 03 04 06 08 09 0A 10 20 21 22 23 25 26 27 28 29 32 34 35
+constexpr Row kDraft22[] = {
+    {S::Subscribe,                "x  x  x  x  .  .  .  x  x  x  x  x  x  x  x  x  .  x  .  x"},
+    {S::SubscribeOk,              ".  .  .  .  x  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Publish,                  "x  x  .  x  x  x  .  x  x  x  x  .  .  .  .  .  .  .  .  ."},
+    {S::PublishOk,                ".  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::TrackStatus,              ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  x"},
+    {S::TrackStatusOk,            ".  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fetch,                    ".  x  .  .  .  .  x  .  x  x  x  .  x  x  x  x  .  .  .  x"},
+    {S::FetchOk,                  ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishNamespace,         ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeNamespace,       ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeTracks,          ".  x  .  .  .  .  .  x  .  .  x  .  x  x  x  x  x  .  .  x"},
+    {S::NamespaceOk,              ".  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscription,       "x  x  .  x  .  .  .  x  x  x  .  x  x  x  x  x  .  x  .  ."},
+    {S::UpdateFetch,              ".  x  .  .  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdatePublishNamespace,   ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscribeNamespace, ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  x  ."},
+    {S::UpdateSubscribeTracks,    ".  x  .  .  .  .  .  x  .  .  .  .  x  x  x  x  x  .  x  ."},
+    {S::UpdateOk,                 ".  .  .  .  x  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishStateNotify,       ".  .  .  .  .  x  .  x  .  x  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fill,                     ".  .  .  .  .  .  x  .  x  x  x  .  x  x  x  x  .  .  .  ."},
+};
+// clang-format on
+
+constexpr std::array<ParamMask, kScopeCount> kAllowed18 = masks(kDraft18);
+constexpr std::array<ParamMask, kScopeCount> kAllowed22 = masks(kDraft22);
+static_assert(well_formed(kAllowed18) && well_formed(kAllowed22),
+              "a row per ParamScope, in order, with a mark per column");
+
+constexpr const std::array<ParamMask, kScopeCount>& allowed_table(IetfVersion v) {
+  switch (v) {
+    case IetfVersion::Draft18:
+      return kAllowed18;
+    case IetfVersion::Draft22:
+      return kAllowed22;
+  }
+  unreachable();
+}
+
 }  // namespace
 
-// ---- Scopes ----
-
 ParamMask param_bit(uint64_t type) {
-  switch (type) {
-    case 0x02:
-      return 1u << 0;
-    case 0x03:
-      return 1u << 1;
-    case 0x04:
-      return 1u << 2;
-    case 0x06:
-      return 1u << 3;
-    case 0x08:
-      return 1u << 4;
-    case 0x09:
-      return 1u << 5;
-    case 0x0A:
-      return 1u << 6;
-    case 0x10:
-      return 1u << 7;
-    case 0x20:
-      return 1u << 8;
-    case 0x21:
-      return 1u << 9;
-    case 0x22:
-      return 1u << 10;
-    case 0x23:
-      return 1u << 11;
-    case 0x25:
-      return 1u << 12;
-    case 0x26:
-      return 1u << 13;
-    case 0x27:
-      return 1u << 14;
-    case 0x28:
-      return 1u << 15;
-    case 0x29:
-      return 1u << 16;
-    case 0x32:
-      return 1u << 17;
-    case 0x34:
-      return 1u << 18;
-    case 0x35:
-      return 1u << 19;
-    default:
-      return 0;
-  }
+  // The column of each type, looked up directly (every parameter type is below 64).
+  static constexpr std::array<ParamMask, 64> kBits = [] {
+    std::array<ParamMask, 64> bits{};
+    for (size_t i = 0; i < kColumnCount; ++i)
+      bits[size_t(kColumns[i])] = ParamMask{1} << i;
+    return bits;
+  }();
+  return type < kBits.size() ? kBits[type] : 0;
 }
 
 const char* param_scope_name(ParamScope s) {
@@ -101,159 +196,53 @@ const char* param_scope_name(ParamScope s) {
     case ParamScope::Fill:
       return "FILL_PARAMETERS";
   }
-  return "?";
+  unreachable();
 }
 
-// The "Allowed in" columns of spec 3.4, per draft. The -22 scopes are [D22-INFERRED] (taken from
-// the WG main text and the interop runner's requirement catalogue, see README).
 ParamMask allowed_params(ParamScope scope, IetfVersion v) {
-  auto m = [](std::initializer_list<ParamType> types) {
-    ParamMask out = 0;
-    for (ParamType t : types)
-      out |= param_bit(T(t));
-    return out;
-  };
-  using P = ParamType;
-  const ParamMask kRange4 =
-      m({P::SubgroupFilter, P::ObjectIdFilter, P::PriorityFilter, P::ObjectPropertyFilter});
-  if (v == IetfVersion::Draft18) {
-    switch (scope) {
-      case ParamScope::Subscribe:
-        return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::RendezvousTimeout,
-                  P::SubgroupDeliveryTimeout, P::Forward, P::SubscriberPriority, P::LocationFilter,
-                  P::GroupOrder, P::NewGroupRequest});
-      case ParamScope::SubscribeOk:
-        return m({P::Expires, P::LargestObject});
-      case ParamScope::Publish:
-        return m({P::AuthorizationToken, P::Expires, P::LargestObject, P::Forward});
-      case ParamScope::PublishOk:
-        return m({P::ObjectDeliveryTimeout, P::SubgroupDeliveryTimeout, P::Expires, P::Forward,
-                  P::SubscriberPriority, P::LocationFilter, P::GroupOrder, P::NewGroupRequest});
-      case ParamScope::TrackStatus:
-        return m({P::AuthorizationToken});
-      case ParamScope::TrackStatusOk:
-        return m({P::LargestObject});
-      case ParamScope::Fetch:
-        return m({P::AuthorizationToken, P::FillTimeout, P::SubscriberPriority, P::GroupOrder});
-      case ParamScope::FetchOk:
-        return 0;
-      case ParamScope::PublishNamespace:
-      case ParamScope::SubscribeNamespace:
-        return m({P::AuthorizationToken});
-      case ParamScope::SubscribeTracks:
-        return m({P::AuthorizationToken, P::Forward});
-      case ParamScope::NamespaceOk:
-        return 0;
-      case ParamScope::UpdateSubscription:
-        return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
-                  P::Forward, P::SubscriberPriority, P::LocationFilter, P::NewGroupRequest});
-      case ParamScope::UpdateFetch:
-        return m({P::AuthorizationToken, P::SubscriberPriority});
-      case ParamScope::UpdatePublishNamespace:
-        return m({P::AuthorizationToken});
-      case ParamScope::UpdateSubscribeNamespace:
-      case ParamScope::UpdateSubscribeTracks:
-        return m({P::AuthorizationToken, P::TrackNamespacePrefix});
-      case ParamScope::UpdateOk:
-        return m({P::Expires, P::LargestObject});
-      case ParamScope::PublishStateNotify:
-      case ParamScope::Fill:
-        return 0;
-    }
-    return 0;
-  }
-  switch (scope) {
-    case ParamScope::Subscribe:
-      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::RendezvousTimeout,
-                P::SubgroupDeliveryTimeout, P::Forward, P::SubscriberPriority, P::LocationFilter,
-                P::GroupOrder, P::FillParameters, P::NewGroupRequest, P::IncludeProperties}) |
-             kRange4;
-    case ParamScope::SubscribeOk:
-      return m({P::Expires, P::LargestObject});
-    case ParamScope::Publish:
-      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
-                P::Expires, P::LargestObject, P::Forward, P::SubscriberPriority, P::LocationFilter,
-                P::GroupOrder});
-    case ParamScope::PublishOk:
-      return m({P::Expires});
-    case ParamScope::TrackStatus:
-      return m({P::AuthorizationToken, P::IncludeProperties});
-    case ParamScope::TrackStatusOk:
-      return m({P::LargestObject});
-    case ParamScope::Fetch:
-      return m({P::AuthorizationToken, P::FillTimeout, P::SubscriberPriority, P::LocationFilter,
-                P::GroupOrder, P::IncludeProperties}) |
-             kRange4;
-    case ParamScope::FetchOk:
-      return 0;
-    case ParamScope::PublishNamespace:
-    case ParamScope::SubscribeNamespace:
-      return m({P::AuthorizationToken});
-    case ParamScope::SubscribeTracks:
-      return m({P::AuthorizationToken, P::Forward, P::GroupOrder, P::TrackPropertyFilter,
-                P::IncludeProperties}) |
-             kRange4;
-    case ParamScope::NamespaceOk:
-      return m({P::Expires});
-    case ParamScope::UpdateSubscription:
-      return m({P::ObjectDeliveryTimeout, P::AuthorizationToken, P::SubgroupDeliveryTimeout,
-                P::Forward, P::SubscriberPriority, P::LocationFilter, P::FillParameters,
-                P::NewGroupRequest}) |
-             kRange4;
-    case ParamScope::UpdateFetch:
-      return m({P::AuthorizationToken, P::SubscriberPriority});
-    case ParamScope::UpdatePublishNamespace:
-      return m({P::AuthorizationToken});
-    case ParamScope::UpdateSubscribeNamespace:
-      return m({P::AuthorizationToken, P::TrackNamespacePrefix});
-    case ParamScope::UpdateSubscribeTracks:
-      return m({P::AuthorizationToken, P::TrackNamespacePrefix, P::Forward,
-                P::TrackPropertyFilter}) |
-             kRange4;
-    case ParamScope::UpdateOk:
-      return m({P::Expires, P::LargestObject});
-    case ParamScope::PublishStateNotify:
-      return m({P::LargestObject, P::Forward, P::LocationFilter});
-    case ParamScope::Fill:
-      return m({P::FillTimeout, P::SubscriberPriority, P::LocationFilter, P::GroupOrder}) | kRange4;
-  }
-  return 0;
+  return allowed_table(v)[size_t(scope)];
 }
 
 ParamMask allowed_params_for_message(MessageType type, IetfVersion v) {
   auto a = [v](ParamScope s) { return allowed_params(s, v); };
   switch (type) {
     case MessageType::Subscribe:
-      return a(ParamScope::Subscribe);
+      return a(S::Subscribe);
     case MessageType::SubscribeOk:
-      return a(ParamScope::SubscribeOk);
+      return a(S::SubscribeOk);
     case MessageType::Publish:
-      return a(ParamScope::Publish);
+      return a(S::Publish);
     case MessageType::TrackStatus:
-      return a(ParamScope::TrackStatus);
+      return a(S::TrackStatus);
     case MessageType::Fetch:
-      return a(ParamScope::Fetch);
+      return a(S::Fetch);
     case MessageType::FetchOk:
-      return a(ParamScope::FetchOk);
+      return a(S::FetchOk);
     case MessageType::PublishNamespace:
-      return a(ParamScope::PublishNamespace);
+      return a(S::PublishNamespace);
     case MessageType::SubscribeNamespace:
-      return a(ParamScope::SubscribeNamespace);
+      return a(S::SubscribeNamespace);
     case MessageType::SubscribeTracks:
-      return a(ParamScope::SubscribeTracks);
+      return a(S::SubscribeTracks);
     case MessageType::PublishStateNotify:
-      return a(ParamScope::PublishStateNotify);
+      return a(S::PublishStateNotify);
     case MessageType::RequestUpdate:
-      return a(ParamScope::UpdateSubscription) | a(ParamScope::UpdateFetch) |
-             a(ParamScope::UpdatePublishNamespace) | a(ParamScope::UpdateSubscribeNamespace) |
-             a(ParamScope::UpdateSubscribeTracks);
+      return a(S::UpdateSubscription) | a(S::UpdateFetch) | a(S::UpdatePublishNamespace) |
+             a(S::UpdateSubscribeNamespace) | a(S::UpdateSubscribeTracks);
     case MessageType::RequestOk:
     case MessageType::PublishOkLegacy:
-      return a(ParamScope::PublishOk) | a(ParamScope::TrackStatusOk) | a(ParamScope::NamespaceOk) |
-             a(ParamScope::UpdateOk);
-    default:
+      return a(S::PublishOk) | a(S::TrackStatusOk) | a(S::NamespaceOk) | a(S::UpdateOk);
+    // Messages without a parameter block.
+    case MessageType::RequestError:
+    case MessageType::Namespace:
+    case MessageType::PublishDone:
+    case MessageType::NamespaceDone:
+    case MessageType::PublishBlocked:
+    case MessageType::GoAway:
+    case MessageType::Setup:
       return 0;
   }
+  return 0;  // a type that is not a message
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

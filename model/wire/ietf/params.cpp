@@ -1,6 +1,8 @@
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+#include "model/wire/ietf/describe_value.h"
+
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -8,12 +10,6 @@ constexpr uint64_t T(ParamType t) {
   return uint64_t(t);
 }
 
-bool is_range_filter_type(uint64_t t) {
-  return t >= 0x25 && t <= 0x29;
-}
-bool has_property_type(uint64_t t) {
-  return t == 0x28 || t == 0x29;
-}
 bool is_repeatable(uint64_t t) {
   return t == T(ParamType::AuthorizationToken) || is_range_filter_type(t);
 }
@@ -26,6 +22,17 @@ Error make_error(const char* message, const char* field, const std::string& why,
 const char* name_or_type(uint64_t type, IetfVersion v) {
   const char* n = param_type_name(type, v);
   return n ? n : "parameter";
+}
+
+// A parameter that may be sent in `allowed` under v, and the error naming one that may not.
+bool sendable(uint64_t type, ParamMask allowed, IetfVersion v) {
+  return param_type_name(type, v) && (allowed & param_bit(type));
+}
+Error not_sendable(uint64_t type, IetfVersion v, const char* message) {
+  if (!param_type_name(type, v))
+    return make_error(message, name_or_type(type, IetfVersion::Draft22),
+                      std::string("not defined in ") + version_name(v));
+  return make_error(message, name_or_type(type, v), "not allowed in this message");
 }
 
 }  // namespace
@@ -140,7 +147,8 @@ void encode_fill(Writer& w, const FillParameters& f) {
     tw.type(T(ParamType::GroupOrder));
     w.u8(uint8_t(*f.group_order));
   }
-  encode_range_filters(tw, f.range_filters, 0x25, 0x28);
+  encode_range_filters(tw, f.range_filters, T(ParamType::SubgroupFilter),
+                       T(ParamType::ObjectPropertyFilter));
   w.end_length(mark);
 }
 
@@ -204,7 +212,8 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
     tw.type(T(ParamType::FillParameters));
     encode_fill(w, *p.fill);
   }
-  encode_range_filters(tw, p.range_filters, 0x25, 0x29);
+  encode_range_filters(tw, p.range_filters, T(ParamType::SubgroupFilter),
+                       T(ParamType::TrackPropertyFilter));
   if (p.new_group_request) {
     tw.type(T(ParamType::NewGroupRequest));
     w.varint(*p.new_group_request);
@@ -223,20 +232,20 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
 
 namespace {
 
-uint8_t read_flag(WireReader& r, const char* name) {
+uint8_t read_flag(Reader& r, const char* name) {
   const uint8_t b = r.u8(name);
   if (r.ok() && b > 1) r.fail(name, "value " + std::to_string(b) + ", must be 0 or 1");
   return b;
 }
 
-GroupOrder read_group_order(WireReader& r) {
+GroupOrder read_group_order(Reader& r) {
   const uint8_t b = r.u8("GROUP_ORDER");
   if (r.ok() && b != 1 && b != 2)
     r.fail("GROUP_ORDER", "value " + std::to_string(b) + ", must be 1 or 2");
   return GroupOrder(b);
 }
 
-LocationFilter read_location_filter(WireReader& r) {
+LocationFilter read_location_filter(Reader& r) {
   LocationFilter f;
   const char* kName = "LOCATION_FILTER";
   const uint64_t t = r.varint(kName);
@@ -258,12 +267,12 @@ LocationFilter read_location_filter(WireReader& r) {
   return f;
 }
 
-SubscriptionFilter read_subscription_filter(WireReader& r) {
+SubscriptionFilter read_subscription_filter(Reader& r) {
   SubscriptionFilter f;
   const char* kName = "SUBSCRIPTION_FILTER";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
-  WireReader c = r.child(kName, len);
+  Reader c = r.child(kName, len);
   if (!r.ok()) return f;
   const uint64_t t = c.varint(kName);
   if (c.ok() && (t < 1 || t > 4)) c.fail(kName, "unknown filter type " + describe_value(t));
@@ -282,7 +291,7 @@ SubscriptionFilter read_subscription_filter(WireReader& r) {
   return f;
 }
 
-RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
+RangeFilter read_range_filter(Reader& r, uint64_t type, const char* name) {
   RangeFilter f;
   f.type = ParamType(type);
   const uint64_t len = r.varint(name);
@@ -291,7 +300,7 @@ RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
     f.clear = true;
     return f;
   }
-  WireReader c = r.child(name, len);
+  Reader c = r.child(name, len);
   if (!r.ok()) return f;
   f.set_id = c.u8(name);
   if (has_property_type(type)) f.property_type = c.varint(name);
@@ -309,14 +318,14 @@ RangeFilter read_range_filter(WireReader& r, uint64_t type, const char* name) {
   return f;
 }
 
-void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v);
+void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v);
 
-FillParameters read_fill(WireReader& r, IetfVersion v) {
+FillParameters read_fill(Reader& r, IetfVersion v) {
   FillParameters f;
   const char* kName = "FILL_PARAMETERS";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
-  WireReader c = r.child(kName, len);
+  Reader c = r.child(kName, len);
   if (!r.ok()) return f;
   const ParamMask allowed = allowed_params(ParamScope::Fill, v);
   MessageParams inner;
@@ -352,84 +361,81 @@ FillParameters read_fill(WireReader& r, IetfVersion v) {
   return f;
 }
 
-void read_param_value(WireReader& r, uint64_t type, MessageParams& p, IetfVersion v) {
+void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v) {
   const char* name = name_or_type(type, v);
-  switch (type) {
-    case 0x02:
+  switch (ParamType(type)) {
+    case ParamType::ObjectDeliveryTimeout:
       p.object_delivery_timeout = r.varint(name);
-      break;
-    case 0x03: {
+      return;
+    case ParamType::AuthorizationToken: {
       const uint64_t len = r.varint(name);
       if (!r.ok()) return;
-      WireReader c = r.child(name, len);
+      Reader c = r.child(name, len);
       if (!r.ok()) return;
       Token t = decode_token(c);
       r.adopt(c, name, kKeyValueFormattingError);
       if (r.ok()) p.authorization_tokens.push_back(std::move(t));
-      break;
+      return;
     }
-    case 0x04:
+    case ParamType::RendezvousTimeout:
       p.rendezvous_timeout = r.varint(name);
-      break;
-    case 0x06:
+      return;
+    case ParamType::SubgroupDeliveryTimeout:
       p.subgroup_delivery_timeout = r.varint(name);
-      break;
-    case 0x08:
+      return;
+    case ParamType::Expires:
       p.expires = r.varint(name);
-      break;
-    case 0x09:
+      return;
+    case ParamType::LargestObject:
       p.largest_object = decode_location(r, name, name);
-      break;
-    case 0x0A:
+      return;
+    case ParamType::FillTimeout:
       p.fill_timeout = r.varint(name);
-      break;
-    case 0x10:
+      return;
+    case ParamType::Forward:
       p.forward = read_flag(r, name) == 1;
-      break;
-    case 0x20:
+      return;
+    case ParamType::SubscriberPriority:
       p.subscriber_priority = r.u8(name);
-      break;
-    case 0x21:
+      return;
+    case ParamType::LocationFilter:
       if (location_filter_is_typed(v)) {
         p.location_filter = read_location_filter(r);
       } else {
         p.subscription_filter = read_subscription_filter(r);
       }
-      break;
-    case 0x22:
+      return;
+    case ParamType::GroupOrder:
       p.group_order = read_group_order(r);
-      break;
-    case 0x23:
+      return;
+    case ParamType::FillParameters:
       p.fill = read_fill(r, v);
-      break;
-    case 0x25:
-    case 0x26:
-    case 0x27:
-    case 0x28:
-    case 0x29: {
+      return;
+    case ParamType::SubgroupFilter:
+    case ParamType::ObjectIdFilter:
+    case ParamType::PriorityFilter:
+    case ParamType::ObjectPropertyFilter:
+    case ParamType::TrackPropertyFilter: {
       RangeFilter f = read_range_filter(r, type, name);
       if (r.ok()) p.range_filters.push_back(std::move(f));
-      break;
+      return;
     }
-    case 0x32:
+    case ParamType::NewGroupRequest:
       p.new_group_request = r.varint(name);
-      break;
-    case 0x34:
+      return;
+    case ParamType::TrackNamespacePrefix:
       p.track_namespace_prefix = decode_namespace(r, name);
-      break;
-    case 0x35:
+      return;
+    case ParamType::IncludeProperties:
       p.include_properties = read_flag(r, name) == 1;
-      break;
-    default:
-      r.fail(name, "unknown parameter type " + describe_value(type));
-      break;
+      return;
   }
+  r.fail(name, "unknown parameter type " + describe_value(type));
 }
 
 }  // namespace
 
-MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v) {
-  MessageParams p;
+void decode_params(Reader& r, ParamMask allowed, IetfVersion v, MessageParams& p) {
   const uint64_t count = r.varint("number of parameters");
   uint64_t prev = 0;
   for (uint64_t i = 0; i < count && r.ok(); ++i) {
@@ -458,7 +464,6 @@ MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v) {
     prev = type;
     read_param_value(r, type, p, v);
   }
-  return p;
 }
 
 // ---- Encode-side checks ----
@@ -498,7 +503,7 @@ Status check_subscription_filter(const SubscriptionFilter& f, const char* messag
 
 Status check_range_filter_shape(const RangeFilter& f, uint64_t max_type, const char* message) {
   const uint64_t t = T(f.type);
-  if (t < 0x25 || t > max_type)
+  if (!is_range_filter_type(t) || t > max_type)
     return make_error(message, "range filter", "type " + describe_value(t) + " not allowed here");
   if (f.clear && (f.set_id != 0 || f.property_type != 0 || !f.ranges.empty() ||
                   f.open_start_delta.has_value()))
@@ -513,15 +518,6 @@ Status check_range_filter_shape(const RangeFilter& f, uint64_t max_type, const c
 }  // namespace
 
 Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, const char* message) {
-  auto present = [&](bool has, uint64_t type) -> Status {
-    if (!has) return {};
-    if (!param_type_name(type, v))
-      return make_error(message, name_or_type(type, IetfVersion::Draft22),
-                        std::string("not defined in ") + version_name(v));
-    if (!(allowed & param_bit(type)))
-      return make_error(message, name_or_type(type, v), "not allowed in this message");
-    return {};
-  };
   using P = ParamType;
   const bool typed = location_filter_is_typed(v);
   if (typed && p.subscription_filter)
@@ -546,13 +542,11 @@ Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, co
       {p.include_properties.has_value(), P::IncludeProperties},
   };
   for (const auto& [has, type] : simple) {
-    Status s = present(has, T(type));
-    if (!s.ok()) return s;
+    if (has && !sendable(T(type), allowed, v)) return not_sendable(T(type), v, message);
   }
   for (const auto& f : p.range_filters) {
-    Status s = present(true, T(f.type));
-    if (!s.ok()) return s;
-    s = check_range_filter_shape(f, 0x29, message);
+    if (!sendable(T(f.type), allowed, v)) return not_sendable(T(f.type), v, message);
+    Status s = check_range_filter_shape(f, T(ParamType::TrackPropertyFilter), message);
     if (!s.ok()) return s;
   }
   for (const auto& t : p.authorization_tokens) {
@@ -584,11 +578,11 @@ Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, co
       if (!s.ok()) return s;
     }
     for (const auto& rf : f.range_filters) {
-      Status s = check_range_filter_shape(rf, 0x28, message);
+      Status s = check_range_filter_shape(rf, T(ParamType::ObjectPropertyFilter), message);
       if (!s.ok()) return s;
     }
   }
   return {};
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -15,9 +15,8 @@
 #include "model/wire/ietf/codes.h"
 #include "model/wire/ietf/types.h"
 #include "model/wire/ietf/version.h"
-#include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- -18 SUBSCRIPTION_FILTER (param 0x21, length-prefixed) ----
 enum class SubscriptionFilterType : uint8_t {
@@ -162,9 +161,10 @@ ParamMask param_bit(uint64_t type);
 // Writes Number of Parameters then the parameters in ascending type order (range filters grouped
 // by type in vector order).
 void encode_params(Writer& w, const MessageParams& p, IetfVersion v);
-// Reads a parameter block; parameters outside `allowed` or unknown to the draft are
+// Reads a parameter block into `into` (a message's own, still empty: the block is decoded in
+// place rather than moved there); parameters outside `allowed` or unknown to the draft are
 // PROTOCOL_VIOLATION, as is a repeat of a non-repeatable type.
-MessageParams decode_params(WireReader& r, ParamMask allowed, IetfVersion v);
+void decode_params(Reader& r, ParamMask allowed, IetfVersion v, MessageParams& into);
 // Checks that p may be sent in `allowed` under v and that every value is encodable;
 // message names the message in the error.
 Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, const char* message);
@@ -173,4 +173,4 @@ inline Status check_params(const MessageParams& p, ParamScope scope, IetfVersion
   return check_params(p, allowed_params(scope, v), v, message);
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -2,16 +2,14 @@
 #include <set>
 #include <tuple>
 
+#include "model/wire/ietf/describe_value.h"
 #include "model/wire/ietf/params.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 namespace {
 constexpr uint64_t T(ParamType t) {
   return uint64_t(t);
-}
-bool has_property_type(uint64_t t) {
-  return t == 0x28 || t == 0x29;
 }
 Error make_error(const char* message, const char* field, const std::string& why, uint64_t code) {
   return Error{code, std::string(message) + ": field '" + field + "': " + why};
@@ -99,4 +97,4 @@ Status check_range_filters(std::span<const RangeFilter> filters) {
   return {};
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

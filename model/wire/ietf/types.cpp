@@ -1,6 +1,8 @@
 #include "model/wire/ietf/types.h"
 
-namespace moq::ietf {
+#include "model/wire/ietf/describe_value.h"
+
+namespace moq::wire::ietf {
 
 namespace {
 
@@ -22,7 +24,7 @@ void encode_location(Writer& w, Location loc) {
   w.varint(loc.object);
 }
 
-Location decode_location(WireReader& r, const char* group_field, const char* object_field) {
+Location decode_location(Reader& r, const char* group_field, const char* object_field) {
   Location loc;
   loc.group = r.varint(group_field);
   loc.object = r.varint(object_field);
@@ -44,7 +46,7 @@ void encode_namespace(Writer& w, const TrackNamespace& ns) {
     w.string(f);
 }
 
-TrackNamespace decode_namespace(WireReader& r, const char* field) {
+TrackNamespace decode_namespace(Reader& r, const char* field) {
   TrackNamespace ns;
   const uint64_t count = r.varint(field);
   if (!r.ok()) return ns;
@@ -71,7 +73,7 @@ TrackNamespace decode_namespace(WireReader& r, const char* field) {
   return ns;
 }
 
-std::string decode_track_name(WireReader& r, const TrackNamespace& ns) {
+std::string decode_track_name(Reader& r, const TrackNamespace& ns) {
   const uint64_t len = r.varint("track name");
   if (!r.ok()) return {};
   const size_t budget = kMaxFullTrackNameLength - ns.byte_length();
@@ -144,7 +146,7 @@ Status check_kvps(const std::vector<KeyValuePair>& kvps, const char* message, co
   return {};
 }
 
-std::vector<KeyValuePair> decode_kvps_to_end(WireReader& r, const char* field) {
+std::vector<KeyValuePair> decode_kvps_to_end(Reader& r, const char* field) {
   std::vector<KeyValuePair> out;
   uint64_t prev = 0;
   while (r.ok() && !r.at_end()) {
@@ -198,7 +200,7 @@ std::string track_property_problem(const KeyValuePair& kv, bool nested, uint64_t
     case uint64_t(PropertyType::ImmutableProperties): {
       code = kKeyValueFormattingError;
       if (nested) return "IMMUTABLE_PROPERTIES nested inside IMMUTABLE_PROPERTIES";
-      WireReader inner(as_span(kv.bytes), "IMMUTABLE_PROPERTIES");
+      Reader inner(as_span(kv.bytes), kVarint, "IMMUTABLE_PROPERTIES");
       auto inner_kvps = decode_kvps_to_end(inner, "properties");
       if (!inner.ok()) return "IMMUTABLE_PROPERTIES value is not well-formed KVPs";
       for (const auto& ikv : inner_kvps) {
@@ -216,7 +218,7 @@ std::string track_property_problem(const KeyValuePair& kv, bool nested, uint64_t
 
 }  // namespace
 
-Properties decode_track_properties(WireReader& r) {
+Properties decode_track_properties(Reader& r) {
   Properties props = decode_kvps_to_end(r, "track properties");
   if (!r.ok()) return props;
   for (const auto& kv : props) {
@@ -262,7 +264,7 @@ void encode_token(Writer& w, const Token& t) {
   }
 }
 
-Token decode_token(WireReader& r) {
+Token decode_token(Reader& r) {
   Token t;
   const uint64_t alias_type = r.varint("token alias type");
   if (!r.ok()) return t;
@@ -304,7 +306,7 @@ void encode_redirect(Writer& w, const Redirect& r) {
   w.string(r.track_name);
 }
 
-Redirect decode_redirect(WireReader& r) {
+Redirect decode_redirect(Reader& r) {
   Redirect out;
   out.connect_uri = std::string(r.string("redirect connect URI"));
   out.track_namespace = decode_namespace(r, "redirect track namespace");
@@ -312,4 +314,4 @@ Redirect decode_redirect(WireReader& r) {
   return out;
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -11,9 +11,8 @@
 #include "model/base/codec.h"
 #include "model/base/result.h"
 #include "model/wire/ietf/codes.h"
-#include "model/wire/ietf/wire_reader.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 // ---- Location (2.5): ordered by (group, object) ----
 struct Location {
@@ -22,7 +21,7 @@ struct Location {
   auto operator<=>(const Location&) const = default;
 };
 void encode_location(Writer& w, Location loc);
-Location decode_location(WireReader& r, const char* group_field, const char* object_field);
+Location decode_location(Reader& r, const char* group_field, const char* object_field);
 
 // ---- Track Namespace and Track Name (2.5) ----
 inline constexpr size_t kMaxNamespaceFields = 32;
@@ -40,9 +39,9 @@ struct TrackNamespace {
 };
 void encode_namespace(Writer& w, const TrackNamespace& ns);
 // Reads and checks a namespace; `field` names it in errors ("track namespace", "prefix").
-TrackNamespace decode_namespace(WireReader& r, const char* field);
+TrackNamespace decode_namespace(Reader& r, const char* field);
 // Reads a Track Name and checks the Full Track Name limit against the namespace already read.
-std::string decode_track_name(WireReader& r, const TrackNamespace& ns);
+std::string decode_track_name(Reader& r, const TrackNamespace& ns);
 // Encode-side checks of the same rules; message names the message in the error.
 Status check_namespace(const TrackNamespace& ns, const char* message, const char* field);
 Status check_full_track_name(const TrackNamespace& ns, const std::string& name,
@@ -65,11 +64,11 @@ using Properties = std::vector<KeyValuePair>;
 void encode_kvps(Writer& w, const std::vector<KeyValuePair>& kvps);
 Status check_kvps(const std::vector<KeyValuePair>& kvps, const char* message, const char* field);
 // Reads KVPs until the reader's end; `field` names the block in errors.
-std::vector<KeyValuePair> decode_kvps_to_end(WireReader& r, const char* field);
+std::vector<KeyValuePair> decode_kvps_to_end(Reader& r, const char* field);
 // Track Properties: decode_kvps_to_end plus the value rules of the known property types (7.5):
 // DEFAULT_PUBLISHER_PRIORITY <= 255, DEFAULT_PUBLISHER_GROUP_ORDER in {1,2}, DYNAMIC_GROUPS <= 1,
 // IMMUTABLE_PROPERTIES holding well-formed KVPs and no nested IMMUTABLE_PROPERTIES.
-Properties decode_track_properties(WireReader& r);
+Properties decode_track_properties(Reader& r);
 Status check_track_properties(const Properties& props, const char* message);
 
 // ---- Token (2.6), the AUTHORIZATION_TOKEN value ----
@@ -83,7 +82,7 @@ struct Token {
 // The Token body (no outer length).
 void encode_token(Writer& w, const Token& t);
 // Reads a Token filling the whole reader; failures are KEY_VALUE_FORMATTING_ERROR.
-Token decode_token(WireReader& r);
+Token decode_token(Reader& r);
 Status check_token(const Token& t, const char* message);
 
 // ---- Redirect (REQUEST_ERROR with code REDIRECT) ----
@@ -94,6 +93,6 @@ struct Redirect {
   bool operator==(const Redirect&) const = default;
 };
 void encode_redirect(Writer& w, const Redirect& r);
-Redirect decode_redirect(WireReader& r);
+Redirect decode_redirect(Reader& r);
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

@@ -13,7 +13,7 @@
 #include "model/base/varint.h"
 #include "model/wire/version.h"
 
-namespace moq::ietf {
+namespace moq::wire::ietf {
 
 enum class IetfVersion : uint8_t { Draft18, Draft22 };
 
@@ -277,4 +277,4 @@ constexpr bool delivery_timeout_properties_object_scoped(IetfVersion v) {
   unreachable();
 }
 
-}  // namespace moq::ietf
+}  // namespace moq::wire::ietf

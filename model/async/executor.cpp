@@ -184,7 +184,7 @@ std::string Executor::describe_runnable() const {
 
 size_t Executor::live_tasks() const {
   size_t n = 0;
-  all_.for_each([&](Task&) { ++n; });
+  all_.for_each([&](Task& t) { n += t.resting_ || t.done_ ? 0 : 1; });
   return n;
 }
 

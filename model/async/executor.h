@@ -117,6 +117,10 @@ class Task : public Link<ReadyTag>, public Link<AllTasksTag>, public Link<ScopeT
   bool queued() const { return Link<ReadyTag>::linked(); }
   bool done() const { return done_; }
 
+ protected:
+  // A pooled task between jobs (model/async/task_pool.h): not counted by live_tasks().
+  bool resting_ = false;
+
  private:
   friend class Executor;
   friend class Waiter;
@@ -188,6 +192,7 @@ class Executor {
   // "task 'x' waits on: a, b; ..." for every live task that is not runnable.
   std::string describe_parked() const;
   std::string describe_runnable() const;
+  // Tasks that have not finished and are not resting in a pool between jobs.
   size_t live_tasks() const;
   bool has_timers() const { return !timers_.empty(); }
   uint64_t next_deadline() const { return timers_.empty() ? UINT64_MAX : timers_[0]->deadline_; }

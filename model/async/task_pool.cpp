@@ -52,6 +52,7 @@ PooledTask* TaskPoolBase::reuse() {
   PooledTask* t = free_.back();
   free_.pop_back();
   t->idle_.cancel();
+  t->resting_ = false;
   host_.active_.push_back(*t);
   return t;
 }
@@ -65,6 +66,7 @@ PooledTask& TaskPoolBase::adopt(std::unique_ptr<PooledTask> task) {
 
 void TaskPoolBase::park(PooledTask& task) {
   free_.push_back(&task);
+  task.resting_ = true;
   task.idle_.wait(idle_list_);
 }
 

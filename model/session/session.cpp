@@ -73,7 +73,7 @@ Result<std::unique_ptr<Session>> create_session(Connection& conn, Version versio
     case Family::Lite:
       return lite::create_lite_session(conn, version, std::move(config));
     case Family::Transport:
-      return create_ietf_session(conn, version, std::move(config));
+      return ietf::create_ietf_session(conn, version, std::move(config));
   }
   unreachable();
 }

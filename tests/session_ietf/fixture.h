@@ -52,8 +52,8 @@ class IetfPair : public ::testing::TestWithParam<Version> {
     SessionConfig pub;
     pub.publish = origin.consume();
     SessionConfig view;
-    auto c = create_ietf_session(*client_conn, GetParam(), publisher_is_client ? pub : view);
-    auto s = create_ietf_session(*server_conn, GetParam(), publisher_is_client ? view : pub);
+    auto c = ietf::create_ietf_session(*client_conn, GetParam(), publisher_is_client ? pub : view);
+    auto s = ietf::create_ietf_session(*server_conn, GetParam(), publisher_is_client ? view : pub);
     ASSERT_TRUE(c) << c.error().message;
     ASSERT_TRUE(s) << s.error().message;
     client = std::move(*c);

@@ -31,7 +31,7 @@ class RawPair : public ::testing::TestWithParam<Version> {
     if (publish) config.publish = origin.consume();
     Connection& mine = session_is_server ? *server_conn : *client_conn;
     Connection& theirs = session_is_server ? *client_conn : *server_conn;
-    auto s = create_ietf_session(mine, GetParam(), config);
+    auto s = ietf::create_ietf_session(mine, GetParam(), config);
     ASSERT_TRUE(s) << s.error().message;
     session = std::move(*s);
     peer = std::make_unique<RawPeer>(theirs, v());

@@ -77,6 +77,7 @@ void PeerOrigin::close(const Error& reason) {
   closed_ = true;
   for (auto& [path, m] : mirrors_)
     m->close(reason);
+  mirrors_.clear();  // their tasks end; the broadcasts live on with their consumers, closed
   origin_.close(reason);
 }
 

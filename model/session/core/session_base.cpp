@@ -68,6 +68,12 @@ void SessionBase::connection_closed() {
   shut(e ? *e : Error{0, "connection closed"});
 }
 
+Error SessionBase::session_error() const {
+  if (error_) return *error_;
+  if (const std::optional<Error>& e = conn_.close_error()) return *e;
+  return Error{transport_error::kConnectionClosed, "connection closed"};
+}
+
 void SessionBase::shut(Error reason) {
   closed_ = true;
   error_ = std::move(reason);
@@ -84,7 +90,12 @@ Result<TrackConsumer> SessionBase::find_track(const Path& broadcast, std::string
   if (!config_.publish) return Error{data_error::kNotFound, "this endpoint publishes nothing"};
   std::optional<BroadcastConsumer> b = config_.publish.lookup(broadcast);
   if (!b) return Error{data_error::kNotFound, "no broadcast at '" + broadcast.str() + "'"};
-  return b->subscribe(track, preferences);
+  Result<TrackConsumer> t = b->subscribe(track, preferences);
+  if (!t) {
+    return Error{t.error().code, "track '" + std::string(track) + "' of '" + broadcast.str() +
+                                     "': " + t.error().message};
+  }
+  return t;
 }
 
 Status SessionBase::check_open(const char* what) const {

@@ -60,6 +60,9 @@ class SessionBase : public Session, public TaskHost {
   PeerOrigin& peer() { return peer_; }
   // Why the session closed (only once is_closed()).
   const Error& close_reason() const { return *error_; }
+  // What a job that found the connection gone ends with: the session's error, else the
+  // connection's (the session learns of a peer close on its next poll).
+  Error session_error() const;
   void count_opened(StreamKind k) { ++counters_.streams_opened[static_cast<size_t>(k)]; }
   void count_accepted(StreamKind k) { ++counters_.streams_accepted[static_cast<size_t>(k)]; }
 
@@ -72,7 +75,8 @@ class SessionBase : public Session, public TaskHost {
   Status check_open(const char* what) const;
 
   // The served track a request names: kNotFound (with the reason) when this endpoint publishes
-  // nothing or no broadcast has that path, else what the broadcast's subscribe() says.
+  // nothing or no broadcast has that path, else what the broadcast's subscribe() says (its
+  // refusal names the track and the broadcast).
   Result<TrackConsumer> find_track(const Path& broadcast, std::string_view track,
                                    const TrackPreferences& preferences = {}) const;
 

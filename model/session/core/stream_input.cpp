@@ -12,17 +12,6 @@ void StreamInput::clear() {
   error_ = Error{};
 }
 
-ReadStatus StreamInput::fill_slow() {
-  if (!held_.empty()) {
-    cur_ = held_.take_front(SIZE_MAX);
-    return ReadStatus::Data;
-  }
-  if (end_) return *end_;
-  const ReadResult r = stream_->read(cur_);
-  if (r.status == ReadStatus::Data) return cur_.empty() ? ReadStatus::WouldBlock : r.status;
-  return ended(r);
-}
-
 ReadStatus StreamInput::hold(size_t max_bytes) {
   if (end_) return *end_;
   for (;;) {

@@ -49,10 +49,18 @@ class StreamInput {
   void clear();
 
   // Makes the current chunk non-empty: Data, or WouldBlock / Fin / Reset / Error (code()).
+  // Inline: a data stream calls it once per chunk.
   ReadStatus fill() {
-    if (!cur_.empty()) [[likely]]
+    if (!cur_.empty()) return ReadStatus::Data;
+    if (!held_.empty()) [[unlikely]] {
+      cur_ = held_.take_front(SIZE_MAX);
       return ReadStatus::Data;
-    return fill_slow();
+    }
+    if (end_) return *end_;
+    const ReadResult r = stream_->read(cur_);
+    if (r.status == ReadStatus::Data) [[likely]]
+      return cur_.empty() ? ReadStatus::WouldBlock : r.status;
+    return ended(r);
   }
   // Moves what is left of the current chunk into out (a data stream's first payload bytes,
   // which arrived with its header); false when nothing is left. A data stream then reads its
@@ -142,7 +150,6 @@ class StreamInput {
   bool drain(Waiter& waiter, uint64_t& resets_received);
 
  private:
-  ReadStatus fill_slow();
   ReadStatus ended(const ReadResult& r) {
     if (r.status != ReadStatus::WouldBlock) {
       end_ = r.status;

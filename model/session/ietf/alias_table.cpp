@@ -1,8 +1,8 @@
 #include "model/session/ietf/alias_table.h"
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
-bool AliasTable::bind(uint64_t alias, SubscribeClient& sub) {
+bool AliasTable::bind(uint64_t alias, SubscribeRequestTask& sub) {
   Entry& e = entries_[alias];
   if (e.kind == Kind::Bound && e.sub != &sub) return false;
   e.kind = Kind::Bound;
@@ -11,7 +11,7 @@ bool AliasTable::bind(uint64_t alias, SubscribeClient& sub) {
   return true;
 }
 
-void AliasTable::tombstone(uint64_t alias, const SubscribeClient* sub) {
+void AliasTable::tombstone(uint64_t alias, const SubscribeRequestTask* sub) {
   auto it = entries_.try_emplace(alias).first;
   if (it->second.kind == Kind::Bound && it->second.sub != sub) return;
   if (it->second.kind != Kind::Tombstone) {
@@ -27,4 +27,4 @@ void AliasTable::tombstone(uint64_t alias, const SubscribeClient* sub) {
   changed_.notify_all();
 }
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

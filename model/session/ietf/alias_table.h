@@ -15,9 +15,9 @@
 
 #include "model/async/executor.h"
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
-class SubscribeClient;
+class SubscribeRequestTask;
 
 class AliasTable {
  public:
@@ -26,7 +26,7 @@ class AliasTable {
   enum class Kind : uint8_t { Unknown, Bound, Tombstone };
   struct Entry {
     Kind kind = Kind::Unknown;
-    SubscribeClient* sub = nullptr;  // Bound only
+    SubscribeRequestTask* sub = nullptr;  // Bound only
   };
 
   Entry find(uint64_t alias) const {
@@ -35,9 +35,9 @@ class AliasTable {
   }
   // Binds alias to sub. False when it is bound to another subscription already (the caller
   // closes the session with DUPLICATE_TRACK_ALIAS).
-  bool bind(uint64_t alias, SubscribeClient& sub);
+  bool bind(uint64_t alias, SubscribeRequestTask& sub);
   // The subscription bound to alias ended: later streams for it are stopped.
-  void tombstone(uint64_t alias, const SubscribeClient* sub);
+  void tombstone(uint64_t alias, const SubscribeRequestTask* sub);
   // Notified whenever an alias is bound or tombstoned (parked readers re-check).
   WaitList& changed() { return changed_; }
   size_t tombstones() const { return order_.size(); }
@@ -48,4 +48,4 @@ class AliasTable {
   WaitList changed_{"track alias bound"};
 };
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
 namespace {
 constexpr uint64_t kNsPerMs = 1'000'000;
@@ -10,15 +10,22 @@ constexpr uint64_t kNsPerMs = 1'000'000;
 
 w::TrackNamespace namespace_of(const Path& path) {
   w::TrackNamespace ns;
+  assign_namespace(ns, path);
+  return ns;
+}
+
+void assign_namespace(w::TrackNamespace& out, const Path& path) {
   const std::string& s = path.str();
+  size_t n = 0;
   size_t begin = 0;
   while (begin < s.size()) {
     size_t end = s.find('/', begin);
     if (end == std::string::npos) end = s.size();
-    ns.fields.emplace_back(s, begin, end - begin);
+    if (n == out.fields.size()) out.fields.emplace_back();
+    out.fields[n++].assign(s, begin, end - begin);
     begin = end + 1;
   }
-  return ns;
+  out.fields.resize(n);
 }
 
 std::optional<Path> path_of(const w::TrackNamespace& ns) {
@@ -58,4 +65,4 @@ TrackInfo track_info_of(const w::Properties& props) {
   return info;
 }
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

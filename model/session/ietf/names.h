@@ -10,12 +10,15 @@
 #include "model/data/track.h"
 #include "model/wire/ietf/types.h"
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
 namespace w = ::moq::wire::ietf;
 
 // One namespace field per path segment: "room/cam" <-> ("room", "cam").
 w::TrackNamespace namespace_of(const Path& path);
+// The same into an existing namespace, whose fields keep their capacity (a request sent every
+// round allocates nothing).
+void assign_namespace(w::TrackNamespace& out, const Path& path);
 // The path a namespace names; nullopt when a field holds a '/' (no path has such a segment).
 std::optional<Path> path_of(const w::TrackNamespace& ns);
 
@@ -36,4 +39,4 @@ w::Properties track_properties(const TrackInfo& info);
 // The inverse; unknown properties are ignored, absent ones keep TrackInfo's defaults.
 TrackInfo track_info_of(const w::Properties& props);
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
 namespace {
 
@@ -156,4 +156,4 @@ SpanResult fetch_span(const w::Fetch& fetch, w::IetfVersion v, const TrackEdge& 
   return r;
 }
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

@@ -12,7 +12,7 @@
 #include "model/wire/ietf/messages.h"
 #include "model/wire/ietf/params.h"
 
-namespace moq::session::ietf_session {
+namespace moq::session::ietf {
 
 namespace w = ::moq::wire::ietf;
 
@@ -61,4 +61,4 @@ SpanResult fetch_span(const w::Fetch& fetch, w::IetfVersion v, const TrackEdge& 
 std::optional<Span> cap_span(const Span& span, const TrackEdge& edge,
                              std::optional<w::Location> before);
 
-}  // namespace moq::session::ietf_session
+}  // namespace moq::session::ietf

@@ -1,0 +1,165 @@
+// The objects of subgroup and fetch streams, both directions: push_objects() writes a group's
+// frames as object headers (from the codec, into the arena) and payload references;
+// ObjectParser reads objects back into the frames of a data-model group.
+//
+// ObjectParser: the objects of a subgroup or fetch stream into the frames of a data-model group.
+// A header is decoded by the codec from the front of the stream's input (one split across chunks
+// goes through the input's stash); its payload is sliced out of the chunks by reference: the
+// usual chunk that is exactly the payload is handed on whole, a larger one is sliced, and a
+// payload split across chunks becomes one frame of several chunks.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "model/base/buf_chain.h"
+#include "model/base/bytes.h"
+#include "model/base/decoded.h"
+#include "model/base/result.h"
+#include "model/data/group.h"
+#include "model/session/core/stream_input.h"
+#include "model/wire/ietf/data.h"
+
+namespace moq::session::ietf {
+
+class ObjectParser {
+ public:
+  enum class Stop : uint8_t { Blocked, Fin, Reset, Closed, Malformed };
+
+  // What decode reports for one object header: the codec's outcome without its value. Trivially
+  // copyable, so the per-object path keeps it in registers (the codec's Decoded<T> holds an
+  // Error); outcome() keeps a Malformed one's error for error().
+  struct Outcome {
+    DecodeStatus status;
+    size_t consumed;
+  };
+  template <class T>
+  Outcome outcome(Decoded<T>&& d) {
+    if (d.malformed()) error_ = std::move(d.error);
+    return {d.status, d.consumed};
+  }
+
+  void clear() {
+    left_ = 0;
+    in_payload_ = false;
+    parts_.clear();
+    error_ = Error{};
+  }
+  // Parses objects until the input blocks or ends. decode(span, uint64_t& payload_length,
+  // bool& is_frame) -> Outcome reads one object header (a status object or an End-of-Range
+  // record carries no frame); emit(Bytes&&) and emit(std::span<const Bytes>) receive each
+  // frame's payload. frames counts emitted frames.
+  template <class Decode, class Emit>
+  Stop run(core::StreamInput& in, Decode&& decode, Emit&& emit, uint64_t& frames);
+  // A FIN now would cut an object short.
+  bool mid_object(const core::StreamInput& in) const { return in_payload_ || in.has_partial(); }
+  // Why run() stopped with Malformed: the codec's error (names the message and field).
+  Error& error() { return error_; }
+
+ private:
+  uint64_t left_ = 0;
+  bool in_payload_ = false;
+  std::vector<Bytes> parts_;  // a payload split across chunks (rare)
+  Error error_;
+};
+
+template <class Decode, class Emit>
+ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emit&& emit,
+                                     uint64_t& frames) {
+  for (;;) {
+    switch (in.fill()) {
+      case ReadStatus::Data:
+        break;
+      case ReadStatus::WouldBlock:
+        return Stop::Blocked;
+      case ReadStatus::Fin:
+        return Stop::Fin;
+      case ReadStatus::Reset:
+        return Stop::Reset;
+      case ReadStatus::Error:
+        return Stop::Closed;
+    }
+    Bytes& c = in.current();
+    if (in_payload_) {
+      if (parts_.empty() && c.size() == left_) {
+        emit(std::move(c));  // the common case: the chunk is exactly the payload
+      } else if (parts_.empty() && c.size() > left_) {
+        emit(c.slice(0, left_));
+        c.advance(left_);
+      } else {
+        const size_t take = c.size() < left_ ? c.size() : static_cast<size_t>(left_);
+        parts_.push_back(c.slice(0, take));
+        c.advance(take);
+        left_ -= take;
+        if (left_ > 0) continue;
+        emit(std::span<const Bytes>(parts_));
+        parts_.clear();
+      }
+      in_payload_ = false;
+      ++frames;
+      continue;
+    }
+    uint64_t length = 0;
+    bool is_frame = false;
+    const Outcome d =
+        in.decode([&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
+    if (d.status == DecodeStatus::NeedMore) continue;
+    if (d.status == DecodeStatus::Malformed) [[unlikely]]
+      return Stop::Malformed;
+    if (!is_frame) continue;
+    if (length == 0) {
+      emit(Bytes());
+      ++frames;
+      continue;
+    }
+    left_ = length;
+    in_payload_ = true;
+  }
+}
+
+}  // namespace moq::session::ietf
+
+namespace moq::session::ietf {
+
+// Object headers written per arena reservation (the codec's longest header each); a run of the
+// longest (fetch) headers fits one arena block.
+inline constexpr size_t kRunObjects = 64;
+static_assert(kRunObjects * wire::ietf::kMaxFetchObjectHeaderSize <= 4096);
+
+// Appends header + payload references for frames [from, to) of g to chain, encoding the headers
+// of each run into one arena reservation. encode(i, out) writes frame i's header with the codec
+// and returns its size (0: the codec refused it, a bug, not the peer's doing). Returns the
+// index reached.
+template <class Encode>
+size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
+                    size_t to, size_t max_header, Encode&& encode) {
+  uint16_t ends[kRunObjects];
+  size_t i = from;
+  while (i < to) {
+    const size_t run = std::min(to - i, kRunObjects);
+    uint8_t* const base = arena.reserve(run * max_header);
+    uint8_t* p = base;
+    size_t k = 0;
+    for (; k < run; ++k) {
+      const size_t n = encode(i + k, p);
+      if (n == 0) break;
+      p += n;
+      ends[k] = static_cast<uint16_t>(p - base);
+    }
+    const Bytes headers = arena.commit(static_cast<size_t>(p - base));
+    size_t at = 0;
+    for (size_t j = 0; j < k; ++j) {
+      chain.push(headers.slice(at, ends[j] - at));
+      at = ends[j];
+      g.frame(i + j).append_to(chain);
+    }
+    i += k;
+    if (k < run) break;
+  }
+  return i;
+}
+
+}  // namespace moq::session::ietf

@@ -1,0 +1,64 @@
+// RequestTask: the moq-transport side of a request stream task (core::BidiStreamTask): control
+// messages are encoded and written at once, a write that failed stays failed, request streams
+// go out at the request send order, and a request stream is done once both halves ended.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/session/core/bidi_stream_task.h"
+#include "model/session/ietf/ietf_session.h"
+#include "model/session/ietf/task.h"
+
+namespace moq::session::ietf {
+
+class RequestTask : public BidiTask {
+ protected:
+  using BidiTask::BidiTask;
+  void clear() override {
+    BidiTask::clear();
+    send_failed_ = false;
+  }
+
+  // Opens the request stream. Opened::Pending while the peer's stream limit is reached.
+  Opened open_stream(StreamKind kind) { return open(kind, kRequestSendOrder); }
+  // Takes an accepted request stream.
+  void adopt_stream(SendStreamPtr send, core::StreamInput& input) {
+    send->set_send_order(kRequestSendOrder);
+    adopt(std::move(send), input);
+  }
+  // The next control message on the request stream.
+  core::In next_message(w::ControlMessage& out) {
+    const w::IetfVersion v = session_.v();
+    return next(
+        "control message",
+        [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, out);
+  }
+  // Encodes m and writes it (after anything pending). False once the stream or session failed.
+  template <class M>
+  bool send_message(const M& m) {
+    if (!send_ || send_failed_ || send_ended_) return false;
+    Result<Bytes> b = session_.encode(m);
+    if (!b) {
+      session_.violation(Error{uint64_t(w::SessionError::InternalError),
+                               std::string("encoding failed: ") + b.error().message});
+      return false;
+    }
+    send(std::move(*b));
+    return write();
+  }
+  // Writes what is pending (the write waiter is armed while some remains). False on failure.
+  bool write() {
+    if (!send_ || send_failed_) return false;
+    if (flush() == core::Flush::Failed) send_failed_ = true;
+    return !send_failed_;
+  }
+  // FIN after what is pending; false while bytes remain or when the stream failed.
+  bool end_send() { return !send_failed_ && finish(); }
+  // Both halves of the request stream ended: our FIN is out and the peer finished its side.
+  bool both_ended() const { return send_ended_ && peer_fin_; }
+
+  bool send_failed_ = false;
+};
+
+}  // namespace moq::session::ietf

@@ -1,0 +1,822 @@
+#include "model/session/ietf/subscribe.h"
+
+#include <string>
+#include <utility>
+
+#include "model/data/errors.h"
+#include "model/session/core/dispatch.h"
+#include "model/session/ietf/errors.h"
+#include "model/session/ietf/fetch.h"
+#include "model/session/ietf/names.h"
+#include "model/session/ietf/pools.h"
+#include "model/wire/ietf/describe_value.h"
+
+namespace moq::session::ietf {
+
+namespace {
+constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
+
+uint8_t subscriber_priority(const std::optional<uint8_t>& wire) {
+  return local_priority(wire.value_or(kDefaultWirePriority));
+}
+}  // namespace
+
+// ---- Publisher ----
+
+void SubscribeServeTask::start(SendStreamPtr send, core::StreamInput& input,
+                               w::ControlMessage& request) {
+  adopt_stream(std::move(send), input);
+  std::swap(request_, request);
+  session_.serving.push_back(*this);
+  const w::MessageParams& p = subscribe().params;
+  priority_ = subscriber_priority(p.subscriber_priority);
+  ascending_ = p.group_order == w::GroupOrder::Ascending;
+  forward_ = p.forward.value_or(true);
+  wake();
+}
+
+void SubscribeServeTask::clear() {
+  // Senders still running go on without their subscription; fills end with it.
+  while (GroupSendTask* snd = senders_.pop_front())
+    snd->detach_owner();
+  while (FetchServeTask* f = fills_.pop_front())
+    f->cancel(kCancelled);
+  RequestTask::clear();
+  Link<ServeTag>::unlink();
+  phase_ = Phase::Resolve;
+  path_ = Path();
+  track_.reset();
+  edge_ = TrackEdge{};
+  span_ = Span{};
+  streams_ = 0;
+  done_status_ = 0;
+  done_reason_.clear();
+  track_waiter_.cancel();
+  state_changed_.notify_all();
+}
+
+void SubscribeServeTask::sender_done(GroupSendTask& sender) {
+  IntrusiveList<GroupSendTask, SenderTag>::remove(sender);
+  wake();
+}
+
+void SubscribeServeTask::fill_done(FetchServeTask& fill) {
+  IntrusiveList<FetchServeTask, FillTag>::remove(fill);
+  wake();
+}
+
+void SubscribeServeTask::cancel_all(uint64_t code) {
+  while (GroupSendTask* snd = senders_.pop_front())
+    snd->cancel(code);
+  while (FetchServeTask* f = fills_.pop_front())
+    f->cancel(code);
+}
+
+void SubscribeServeTask::refuse(w::RequestError error) {
+  send_message(error);
+  phase_ = Phase::Closing;
+}
+
+Poll SubscribeServeTask::step() {
+  if (phase_ == Phase::Resolve) {
+    Poll result = Poll::Pending;
+    if (!resolve(result)) return result;
+    if (phase_ == Phase::Resolve) return Poll::Pending;
+  }
+  // The request stream: updates from the subscriber, its FIN, or its cancel.
+  const w::IetfVersion v = session_.v();
+  w::ControlMessage msg;
+  for (bool more = true; more;) {
+    switch (next_message(msg)) {
+      case core::In::Message:
+        if (Status st = core::dispatch(*this, msg, "SUBSCRIBE request",
+                                       [v](const auto& m) { return message_name(m, v); });
+            !st) {
+          session_.violation(st.error());
+        }
+        if (session_.is_closed()) return Poll::Pending;
+        continue;
+      case core::In::Pending:
+      case core::In::Fin:  // -22: the subscriber sends nothing more
+        more = false;
+        break;
+      case core::In::Malformed:
+        return Poll::Pending;
+      case core::In::Reset:
+        cancel_all(kCancelled);
+        cancel(kCancelled);
+        return Poll::Done;
+      case core::In::Closed:
+        cancel_all(kCancelled);
+        return Poll::Done;
+    }
+  }
+  if (!write()) {  // the subscriber stopped our side: a cancel
+    cancel_all(kCancelled);
+    cancel(kCancelled);
+    return Poll::Done;
+  }
+  if (phase_ == Phase::Active) start_senders();
+  if (phase_ == Phase::Draining) {
+    if (!senders_.empty() || !fills_.empty()) return Poll::Pending;  // children wake us
+    w::PublishDone done;
+    done.status_code = done_status_;
+    done.stream_count = streams_;
+    done.reason = clip_reason(done_reason_);
+    if (!send_message(done)) {
+      cancel(kCancelled);
+      return Poll::Done;
+    }
+    phase_ = Phase::Closing;
+    state_changed_.notify_all();
+  }
+  if (phase_ == Phase::Closing) {
+    if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
+    // Done once our FIN is out and the subscriber finished (or reset) its side.
+    if (both_ended()) return Poll::Done;
+  }
+  return Poll::Pending;
+}
+
+bool SubscribeServeTask::resolve(Poll& result) {
+  const w::Subscribe& sub = subscribe();
+  const w::MessageParams& params = sub.params;
+  if (!track_) {
+    if (!params.range_filters.empty()) {
+      session_.violation("SUBSCRIBE: range filter parameter without MAX_FILTER_RANGES");
+      result = Poll::Pending;
+      return false;
+    }
+    std::optional<Path> path = path_of(sub.track_namespace);
+    if (path) path_ = *path;
+    if (!w::allows_duplicate_subscriptions(session_.v()) && path) {
+      bool duplicate = false;
+      session_.serving.for_each([&](SubscribeServeTask& o) {
+        duplicate |= &o != this && o.phase_ != Phase::Closing && o.path_ == path_ &&
+                     o.subscribe().track_name == sub.track_name;
+      });
+      if (duplicate) {
+        refuse(request_error(w::RequestErrorCode::DuplicateSubscription,
+                             "this session already subscribes to the track"));
+        return true;
+      }
+    }
+    TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name);
+    if (!lk.track) {
+      refuse(std::move(lk.error));
+      return true;
+    }
+    track_ = std::move(lk.track);
+  }
+  switch (track_->status()) {
+    case TrackStatus::Pending: {
+      // Served on demand (a relay): wait until the track is described. Watch for a cancel.
+      w::ControlMessage msg;
+      const core::In in = next_message(msg);
+      if (in == core::In::Message) {
+        session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
+                                                    "SUBSCRIBE request before SUBSCRIBE_OK"));
+      }
+      if (in == core::In::Reset || in == core::In::Closed || in == core::In::Message) {
+        cancel(kCancelled);
+        result = Poll::Done;
+        return false;
+      }
+      track_waiter_.wait(track_->state_changed());
+      return true;
+    }
+    case TrackStatus::Aborted:
+      refuse(request_error(w::RequestErrorCode::DoesNotExist, track_->error().message));
+      return true;
+    case TrackStatus::Active:
+    case TrackStatus::Finished:
+      break;
+  }
+  edge_ = track_edge(*track_);
+  SpanResult r = subscription_span(params, session_.v(), edge_);
+  if (r.error == RangeError::Violation) {
+    session_.violation("SUBSCRIBE: " + r.why);
+    result = Poll::Pending;
+    return false;
+  }
+  if (r.error == RangeError::InvalidRange) {
+    refuse(request_error(w::RequestErrorCode::InvalidRange, r.why));
+    return true;
+  }
+  span_ = r.span;
+  // The cursor that yields the subscription's groups: from the start group, up to the end group.
+  TrackPreferences prefs;
+  prefs.priority = priority_;
+  prefs.ordered = ascending_;
+  prefs.group_start = span_.start.group;
+  if (span_.end) prefs.group_end = span_.end->group;
+  TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name, prefs);
+  if (!lk.track) {
+    refuse(std::move(lk.error));
+    return true;
+  }
+  const TrackInfo info = track_->info();
+  track_ = std::move(lk.track);
+
+  alias_ = session_.next_alias++;
+  w::SubscribeOk ok;
+  ok.track_alias = alias_;
+  if (edge_.any_object) ok.params.largest_object = edge_.largest;
+  ok.track_properties = track_properties(info);
+  if (!send_message(ok)) {
+    cancel(kCancelled);
+    result = Poll::Done;
+    return false;
+  }
+  phase_ = Phase::Active;
+  state_changed_.notify_all();
+  if (params.fill && forward_) start_fill(sub.request_id, *params.fill);
+  return true;
+}
+
+void SubscribeServeTask::start_fill(uint64_t request_id, const w::FillParameters& fill) {
+  const w::LocationFilter* filter = fill.location_filter ? &*fill.location_filter
+                                    : subscribe().params.location_filter
+                                        ? &*subscribe().params.location_filter
+                                        : nullptr;
+  SpanResult r = filter ? location_filter_span(*filter, edge_) : SpanResult{};
+  if (r.error == RangeError::Violation) {
+    session_.violation("FILL_PARAMETERS: " + r.why);
+    return;
+  }
+  if (r.error != RangeError::None) return;  // nothing valid to fill: no stream (spec 5.3)
+  std::optional<Span> span = cap_span(r.span, edge_, span_.start);
+  if (!span) return;  // an empty range opens no stream
+  FetchServeTask& f = session_.pools().fetch_serve.acquire();
+  fills_.push_back(f);
+  f.start_fill(*this, request_id, *span);
+}
+
+bool SubscribeServeTask::on(const w::RequestUpdate& update) {
+  if (phase_ == Phase::Closing) return false;
+  if (!session_.accept_peer_request_id(update.request_id, "REQUEST_UPDATE")) return true;
+  const w::MessageParams& p = update.params;
+  if (p.location_filter || p.subscription_filter || !p.range_filters.empty() ||
+      p.new_group_request) {
+    // Narrowing or moving a running subscription is not implemented: the update fails, and a
+    // failed update ends the subscription (spec 3.6).
+    send_message(request_error(w::RequestErrorCode::NotSupported,
+                               "REQUEST_UPDATE of a subscription's filter is not supported"));
+    cancel_all(kCancelled);
+    done_status_ = uint64_t(w::PublishDoneStatus::UpdateFailed);
+    done_reason_ = "filter update not supported";
+    phase_ = Phase::Draining;
+    return true;
+  }
+  if (p.subscriber_priority) priority_ = local_priority(*p.subscriber_priority);
+  if (p.forward) {
+    if (*p.forward && !forward_) edge_ = track_edge(*track_);  // the new joining location
+    forward_ = *p.forward;
+  }
+  send_message(w::RequestOk{});
+  if (p.fill && forward_) start_fill(update.request_id, *p.fill);
+  return true;
+}
+
+void SubscribeServeTask::start_senders() {
+  GroupConsumer g;
+  for (;;) {
+    switch (track_->next(g)) {
+      case Next::Ready: {
+        if (!forward_) continue;  // Forward 0: groups pass unsent
+        const uint64_t seq = g.sequence();
+        const uint64_t first = seq == span_.start.group ? span_.start.object : 0;
+        uint64_t end = UINT64_MAX;
+        if (span_.end && seq == span_.end->group && span_.end->object != kWholeGroup)
+          end = span_.end->object + 1;
+        GroupSendTask& snd = session_.pools().group_send.acquire();
+        senders_.push_back(snd);
+        snd.start(*this, std::move(g), alias_, first, end,
+                  data_send_order(priority_, seq, ascending_));
+        continue;
+      }
+      case Next::Pending:
+        track_waiter_.wait(track_->groups());
+        return;
+      case Next::End:
+        done_status_ = uint64_t(track_->status() == TrackStatus::Finished
+                                    ? w::PublishDoneStatus::TrackEnded
+                                    : w::PublishDoneStatus::SubscriptionEnded);
+        phase_ = Phase::Draining;
+        return;
+      case Next::Aborted:
+        done_status_ = uint64_t(w::PublishDoneStatus::InternalError);
+        done_reason_ = track_->error().message;
+        phase_ = Phase::Draining;
+        return;
+    }
+  }
+}
+
+// ---- Viewer ----
+
+void SubscribeRequestTask::start(const Path& broadcast, TrackRequest request) {
+  path_ = broadcast;
+  request_ = std::move(request);
+  request_prefs_ = request_.preferences();
+  request_id_ = session_.take_request_id();
+  session_.subscribed.push_back(*this);
+  wake();
+}
+
+void SubscribeRequestTask::on_abandon(const Error& reason) {
+  if (join_producer_) join_producer_.abort(reason);
+  if (producer_) {
+    producer_.abort(reason);
+  } else if (request_) {
+    request_.reject(reason);
+  }
+}
+
+void SubscribeRequestTask::clear() {
+  while (SubgroupReceiver* r = receivers_.pop_front())
+    r->cancel(kCancelled);
+  if (alias_) session_.aliases.tombstone(*alias_, this);
+  if (join_send_ && !join_fin_sent_) (void)join_send_->reset(kCancelled);
+  const Error ended{data_error::kCancelled, "subscription ended"};
+  if (join_producer_) join_producer_.abort(ended);
+  if (producer_) {
+    producer_.abort(ended);
+  } else if (request_) {
+    request_.reject(ended);
+  }
+  RequestTask::clear();
+  Link<SubTag>::unlink();
+  phase_ = Phase::Open;
+  path_ = Path();
+  request_ = TrackRequest();
+  producer_ = TrackProducer();
+  alias_.reset();
+  done_.reset();
+  refused_ = false;
+  streams_seen_ = 0;
+  join_ = Join::None;
+  join_group_ = 0;
+  join_producer_ = GroupProducer();
+  join_ok_ = true;
+  join_failed_ = false;
+  join_request_id_ = UINT64_MAX;
+  join_send_.reset();
+  join_in_.clear();
+  join_out_.clear();
+  join_answered_ = false;
+  join_fin_sent_ = false;
+  join_data_.clear();
+  join_state_ = w::FetchStreamState{};
+  join_parser_.clear();
+  join_data_done_ = false;
+  unused_.cancel();
+  join_rd_.cancel();
+  join_wr_.cancel();
+  join_data_rd_.cancel();
+  join_changed_.notify_all();
+}
+
+void SubscribeRequestTask::build_subscribe() {
+  const w::IetfVersion v = session_.v();
+  w::Subscribe& m = subscribe_;
+  m.request_id = request_id_;
+  assign_namespace(m.track_namespace, path_);
+  m.track_name.assign(request_.name());
+  w::MessageParams& p = m.params;
+  p = w::MessageParams{};
+  p.subscriber_priority = wire_priority(request_prefs_.priority);
+  if (request_prefs_.ordered) p.group_order = w::GroupOrder::Ascending;
+  if (live()) {
+    // The current group from its first object: start after the largest object and join (-18
+    // joining FETCH) or fill (-22) the objects of its group up to there.
+    if (w::location_filter_is_typed(v)) {
+      w::LocationFilter next;
+      next.type = w::LocationFilterType::NextObject;
+      p.location_filter = next;
+      w::LocationFilter current;
+      current.type = w::LocationFilterType::RelativeStart;
+      current.start_group = 1;
+      w::FillParameters fill;
+      fill.location_filter = current;
+      p.fill = fill;
+    } else {
+      w::SubscriptionFilter f;
+      f.type = w::SubscriptionFilterType::LargestObject;
+      p.subscription_filter = f;
+    }
+    return;
+  }
+  const uint64_t start = *request_prefs_.group_start;
+  const bool bounded = request_prefs_.group_end && *request_prefs_.group_end >= start;
+  const uint64_t delta = bounded ? *request_prefs_.group_end - start : 0;
+  if (w::location_filter_is_typed(v)) {
+    w::LocationFilter f;
+    f.type = bounded ? w::LocationFilterType::AbsoluteRange : w::LocationFilterType::AbsoluteStart;
+    f.start_group = start;
+    f.end_group_delta = delta;
+    p.location_filter = f;
+  } else {
+    w::SubscriptionFilter f;
+    f.type = bounded ? w::SubscriptionFilterType::AbsoluteRange
+                     : w::SubscriptionFilterType::AbsoluteStart;
+    f.start = {start, 0};
+    f.end_group_delta = delta;
+    p.subscription_filter = f;
+  }
+}
+
+SubscribeRequestTask::Attach SubscribeRequestTask::attach(SubgroupReceiver& receiver,
+                                                          uint64_t group, GroupProducer& out) {
+  if (receiver.sub_ != this) {
+    receiver.sub_ = this;
+    receivers_.push_back(receiver);
+    ++streams_seen_;
+    wake();
+  }
+  if (phase_ != Phase::Active && phase_ != Phase::Ending) return Attach::Refuse;
+  if (group == join_group_ && join_ == Join::Pending) return Attach::Wait;
+  if (group == join_group_ && join_ == Join::Done) {
+    if (!join_ok_) return Attach::Refuse;
+    if (join_producer_) {
+      out = std::move(join_producer_);
+      return Attach::Write;
+    }
+  }
+  Result<GroupProducer> g = producer_.create_group(group);
+  if (!g) return Attach::Refuse;  // a second subgroup of one group, or the track ended
+  out = std::move(*g);
+  return Attach::Write;
+}
+
+void SubscribeRequestTask::receiver_done(SubgroupReceiver& receiver) {
+  IntrusiveList<SubgroupReceiver, ReceiverTag>::remove(receiver);
+  receiver.sub_ = nullptr;
+  wake();
+}
+
+bool SubscribeRequestTask::take_join_stream(uint64_t request_id, core::StreamInput& input) {
+  const uint64_t id = w::has_fill(session_.v()) ? request_id_ : join_request_id_;
+  if (request_id != id || join_data_.attached() || !send_) return false;
+  std::swap(join_data_, input);
+  join_state_ = w::FetchStreamState{};
+  wake();
+  return true;
+}
+
+void SubscribeRequestTask::join_finished(bool ok) {
+  if (!ok) join_failed_ = true;
+  if (join_ != Join::Pending) return;
+  join_ = Join::Done;
+  join_ok_ = ok;
+  if (!ok && join_producer_)
+    join_producer_.abort(Error{data_error::kCancelled,
+                               "the join of group " + std::to_string(join_group_) + " failed"});
+  join_changed_.notify_all();
+}
+
+Poll SubscribeRequestTask::fail(Error e) {
+  if (producer_) {
+    producer_.abort(e);
+  } else if (request_) {
+    request_.reject(e);
+  }
+  return cancel_subscription(kCancelled);
+}
+
+Poll SubscribeRequestTask::cancel_subscription(uint64_t code) {
+  cancel(code);
+  if (join_send_ && !join_fin_sent_) {
+    if (join_send_->reset(code)) ++session_.stats().streams_reset;
+    join_fin_sent_ = true;
+  }
+  if (join_in_.attached()) join_in_.stream().stop(code);
+  if (join_data_.attached() && !join_data_done_) join_data_.stream().stop(code);
+  while (SubgroupReceiver* r = receivers_.pop_front())
+    r->cancel(code);
+  if (alias_) session_.aliases.tombstone(*alias_, this);
+  alias_.reset();
+  return Poll::Done;
+}
+
+bool SubscribeRequestTask::open_join() {
+  Result<BidiStream> r = session_.conn().open_bidi();
+  if (!r) return false;
+  if (!*r) {
+    join_wr_.wait(session_.conn().can_open());
+    return true;
+  }
+  r->send->set_send_order(kRequestSendOrder);
+  join_send_ = std::move(r->send);
+  join_in_.attach(std::move(r->recv));
+  session_.count_opened(StreamKind::Fetch);
+  w::Fetch f;
+  f.request_id = join_request_id_ = session_.take_request_id();
+  f.fetch_type = w::FetchType::RelativeJoining;
+  f.joining_request_id = request_id_;
+  f.joining_start = 0;
+  f.params.subscriber_priority = wire_priority(request_prefs_.priority);
+  Result<Bytes> b = session_.encode(f);
+  if (!b) return false;
+  join_out_.push(std::move(*b));
+  return join_out_.flush(*join_send_, join_wr_) != core::Flush::Failed;
+}
+
+void SubscribeRequestTask::read_join_request() {
+  if (!join_in_.attached()) return;
+  const w::IetfVersion v = session_.v();
+  w::ControlMessage m;
+  for (;;) {
+    const core::In in = join_in_.next(
+        join_rd_, "control message",
+        [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, m);
+    switch (in) {
+      case core::In::Message:
+        ++session_.stats().messages_decoded;
+        if (std::holds_alternative<w::FetchOk>(m) && !join_answered_) {
+          join_answered_ = true;
+          continue;
+        }
+        if (std::holds_alternative<w::RequestError>(m) && !join_answered_) {
+          join_answered_ = true;
+          join_data_done_ = true;
+          join_finished(false);  // no join data: the current group cannot be completed
+          continue;
+        }
+        session_.violation(
+            core::unexpected_message(w::control_name(m, v), "joining FETCH request"));
+        return;
+      case core::In::Pending:
+        break;
+      case core::In::Malformed:
+        session_.violation(std::move(join_in_.error()));
+        return;
+      case core::In::Fin:
+        if (!join_answered_) {
+          join_finished(false);
+          join_data_done_ = true;
+        }
+        join_answered_ = true;
+        if (!join_fin_sent_ && join_data_done_) {
+          join_fin_sent_ = true;
+          (void)join_send_->finish();
+        }
+        if (join_fin_sent_) {  // both sides done
+          join_in_.clear();
+          join_send_.reset();
+        }
+        return;
+      case core::In::Reset:
+        ++session_.stats().resets_received;
+        join_finished(false);
+        join_data_done_ = true;
+        join_in_.clear();
+        join_fin_sent_ = true;
+        join_send_.reset();
+        return;
+      case core::In::Closed:
+        return;
+    }
+    break;
+  }
+  if (join_send_) (void)join_out_.flush(*join_send_, join_wr_);
+}
+
+void SubscribeRequestTask::read_join_data() {
+  if (!join_data_.attached() || join_data_done_) return;
+  if (!producer_) {  // SUBSCRIBE_OK not read yet: keep the chunks until the track exists
+    const ReadStatus st = join_data_.hold(IetfSession::kMaxHeldBytes);
+    if (st == ReadStatus::WouldBlock) join_data_rd_.wait(join_data_.readable());
+    if (st == ReadStatus::Reset || st == ReadStatus::Error) {
+      join_data_done_ = true;
+      join_finished(false);
+    }
+    return;
+  }
+  const w::IetfVersion v = session_.v();
+  const bool joining = join_ == Join::Pending;
+  uint64_t frames = 0;
+  uint64_t outside = 0;
+  const ObjectParser::Stop stop = join_parser_.run(
+      join_data_,
+      [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
+        Decoded<w::FetchObject> d = w::decode_fetch_object(bytes, join_state_, v);
+        length = d.value.payload_length;
+        is_frame = d.value.kind == w::FetchRecordKind::Object;  // a marker carries no frame
+        // Branch-free, so that the codec's inline result stays in registers.
+        outside |= (d.value.group_id ^ join_group_) & -uint64_t(d.ok() & is_frame);
+        return join_parser_.outcome(std::move(d));
+      },
+      [&](auto&& payload) {
+        if (!joining || outside != 0) return;  // not a join of ours: nothing to complete
+        if (!join_producer_) {
+          Result<GroupProducer> g = producer_.create_group(join_group_);
+          if (!g) return;
+          join_producer_ = std::move(*g);
+        }
+        (void)join_producer_.write_frame(0, std::forward<decltype(payload)>(payload));
+      },
+      frames);
+  session_.stats().frames_received += frames;
+  if (outside != 0) {
+    session_.violation("fetch object: field 'group id': the join of group " +
+                       std::to_string(join_group_) + " carried an object of another group");
+    return;
+  }
+  switch (stop) {
+    case ObjectParser::Stop::Blocked:
+      join_data_rd_.wait(join_data_.readable());
+      return;
+    case ObjectParser::Stop::Fin:
+      if (join_parser_.mid_object(join_data_)) {
+        session_.violation("fetch object: the stream ended in the middle of an object");
+        return;
+      }
+      join_data_done_ = true;
+      join_finished(true);
+      return;
+    case ObjectParser::Stop::Reset:
+    case ObjectParser::Stop::Closed:
+      join_data_done_ = true;
+      join_finished(false);
+      return;
+    case ObjectParser::Stop::Malformed:
+      session_.violation(std::move(join_parser_.error()));
+      return;
+  }
+}
+
+bool SubscribeRequestTask::on(const w::SubscribeOk& ok) {
+  if (phase_ != Phase::AwaitOk) return false;
+  if (has_mandatory_property(ok.track_properties)) {
+    fail(Error{uint64_t(w::RequestErrorCode::UnsupportedExtension),
+               "SUBSCRIBE_OK carries an unknown mandatory track property"});
+    refused_ = true;
+    return true;
+  }
+  if (!session_.aliases.bind(ok.track_alias, *this)) {
+    session_.violation(
+        Error{uint64_t(w::SessionError::DuplicateTrackAlias),
+              "SUBSCRIBE_OK: field 'track alias': " + w::describe_value(ok.track_alias) +
+                  " is bound to another subscription"});
+    return true;
+  }
+  alias_ = ok.track_alias;
+  Result<TrackProducer> p = request_.accept(track_info_of(ok.track_properties));
+  if (!p) {
+    cancel_subscription(kCancelled);
+    refused_ = true;
+    return true;
+  }
+  producer_ = std::move(*p);
+  if (live() && ok.params.largest_object) {
+    join_group_ = ok.params.largest_object->group;
+    join_ = join_failed_ ? Join::Done : Join::Pending;
+    join_ok_ = !join_failed_;
+  }
+  phase_ = Phase::Active;
+  return true;
+}
+
+bool SubscribeRequestTask::on(const w::RequestError& e) {
+  if (phase_ != Phase::AwaitOk) return false;
+  request_.reject(refusal("SUBSCRIBE", e, session_.v()));
+  cancel_subscription(kCancelled);
+  refused_ = true;
+  return true;
+}
+
+bool SubscribeRequestTask::on(const w::PublishDone& d) {
+  if (phase_ == Phase::AwaitOk || done_) return false;
+  done_ = d;
+  return true;
+}
+
+bool SubscribeRequestTask::on(const w::PublishStateNotify&) {
+  // Nothing in it changes what the track holds.
+  return phase_ != Phase::AwaitOk && w::has_publish_state_notify(session_.v());
+}
+
+bool SubscribeRequestTask::end_when_complete(Poll& result) {
+  const bool all_in =
+      done_->stream_count == w::kUnknownStreamCount || streams_seen_ >= done_->stream_count;
+  if (!all_in || !receivers_.empty() || join_ == Join::Pending) return true;
+  if (producer_) {
+    if (join_producer_) (void)join_producer_.finish();
+    const w::IetfVersion v = session_.v();
+    const uint64_t status = w::effective_publish_done_status(done_->status_code, v);
+    if (status == uint64_t(w::PublishDoneStatus::TrackEnded) ||
+        status == uint64_t(w::PublishDoneStatus::SubscriptionEnded)) {
+      (void)producer_.finish();
+    } else {
+      const char* name = w::publish_done_status_name(status, v);
+      producer_.abort(Error{status, std::string("PUBLISH_DONE ") + (name ? name : "?") +
+                                        (done_->reason.empty() ? "" : ": " + done_->reason)});
+    }
+    producer_ = TrackProducer();
+  }
+  if (alias_) session_.aliases.tombstone(*alias_, this);
+  alias_.reset();
+  if (!end_send()) {
+    if (send_failed_) {
+      result = cancel_subscription(kCancelled);
+      return false;
+    }
+    return true;
+  }
+  if (both_ended()) {
+    result = Poll::Done;
+    return false;
+  }
+  return true;
+}
+
+Poll SubscribeRequestTask::step() {
+  if (phase_ == Phase::Open) {
+    if (request_.consumer_count() == 0) return cancel_subscription(kCancelled);
+    if (!send_) {
+      switch (open_stream(StreamKind::Subscribe)) {
+        case Opened::Yes:
+          break;
+        case Opened::Pending:
+          unused_.wait(request_.unused());
+          return Poll::Pending;
+        case Opened::Failed:
+          return fail(session_.session_error());
+      }
+      build_subscribe();
+      if (!send_message(subscribe_)) return fail(session_.session_error());
+    }
+    phase_ = Phase::AwaitOk;
+  }
+
+  // -18: the joining FETCH, pipelined (the publisher waits for the subscription). It needs a
+  // stream of its own; while none is available the subscription goes on without it, and only
+  // the joined group waits.
+  if (live() && !w::has_fill(session_.v()) && !join_send_ && !join_answered_ && !join_failed_) {
+    if (!open_join()) return fail(session_.session_error());
+  }
+
+  // Everyone who wanted the track left: cancel (spec 3.6).
+  if (phase_ == Phase::AwaitOk && request_.consumer_count() == 0)
+    return cancel_subscription(kCancelled);
+  if (phase_ == Phase::Active && producer_.consumer_count() == 0)
+    return cancel_subscription(kCancelled);
+
+  const w::IetfVersion v = session_.v();
+  w::ControlMessage msg;
+  for (bool more = true; more;) {
+    switch (next_message(msg)) {
+      case core::In::Message:
+        if (Status st = core::dispatch(*this, msg, "SUBSCRIBE request",
+                                       [v](const auto& m) { return message_name(m, v); });
+            !st) {
+          session_.violation(st.error());
+        }
+        if (session_.is_closed()) return Poll::Pending;
+        if (refused_) return Poll::Done;
+        continue;
+      case core::In::Pending:
+        more = false;
+        break;
+      case core::In::Malformed:
+        return Poll::Pending;
+      case core::In::Fin:
+        if (!done_)
+          return fail(
+              Error{data_error::kCancelled,
+                    phase_ == Phase::AwaitOk
+                        ? "SUBSCRIBE: the publisher ended the stream without a response"
+                        : "SUBSCRIBE: the publisher ended the stream without PUBLISH_DONE"});
+        more = false;
+        break;
+      case core::In::Reset:
+        return fail(Error{in_.code(), "SUBSCRIBE: the publisher reset the subscription (code " +
+                                          w::describe_value(in_.code()) + ")"});
+      case core::In::Closed:
+        return fail(session_.session_error());
+    }
+  }
+  read_join_request();
+  read_join_data();
+  if (session_.is_closed()) return Poll::Pending;
+
+  if (phase_ == Phase::Active && done_) {
+    phase_ = Phase::Ending;
+    if (!join_send_ && !join_answered_) {  // -18: the joining FETCH never got a stream
+      join_answered_ = true;
+      join_data_done_ = true;
+      join_finished(false);
+    }
+  }
+  if (phase_ == Phase::Ending) {
+    Poll result = Poll::Pending;
+    if (!end_when_complete(result)) return result;
+  }
+  if (!write()) return fail(session_.session_error());
+  if (phase_ == Phase::AwaitOk) unused_.wait(request_.unused());
+  if (phase_ == Phase::Active) unused_.wait(producer_.unused());
+  return Poll::Pending;
+}
+
+}  // namespace moq::session::ietf

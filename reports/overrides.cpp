@@ -87,12 +87,9 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
 }
 
 Result<std::vector<GateOverride>> parse_json(std::string_view text, std::string_view source) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    return Error{0, std::string(source) + ": not valid JSON: " + e.what()};
-  }
+  Result<Json> parsed = results::parse_json_text(text, source);
+  if (!parsed.ok()) return parsed.error();
+  const Json& doc = *parsed;
   const std::string src(source);
   if (!doc.is_object() || !doc.contains("overrides") || doc.size() != 1 ||
       !doc["overrides"].is_array()) {
@@ -121,7 +118,7 @@ Result<std::vector<GateOverride>> parse_json(std::string_view text, std::string_
         if (!value.is_number_integer() ||
             (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
           return Error{0, where + ".max_allocations_increase: expected a whole number >= 0, got " +
-                              value.dump()};
+                              results::json_excerpt(value)};
         }
         rule.max_allocations_increase = value.get<uint64_t>();
       } else {

@@ -18,10 +18,9 @@ namespace {
     if (!status_.ok()) return status_; \
   } while (0)
 
+// What the error quotes of a bad value: a bounded excerpt, whatever the value's size.
 std::string excerpt(const Json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
+  return json_excerpt(value);
 }
 
 std::string child(const std::string& path, std::string_view key) {

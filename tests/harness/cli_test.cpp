@@ -221,5 +221,36 @@ TEST_F(CliTest, ReportCommandsReadSweepResults) {
   EXPECT_EQ(one_file.status, kExitBadInput);
 }
 
+// ---- Defects of issue 12 ---------------------------------------------------------------------
+
+class CliReportInputTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    base_ = path("base.json");
+    head_ = path("head.json");
+    for (const std::string& out : {base_, head_}) {
+      CliRun r = cli({"sweep", "--scenario", "plain", "--rounds", "2", "--warmup", "1", "--counter",
+                      "none", "--out", out});
+      ASSERT_EQ(r.status, kExitOk) << r.err;
+    }
+  }
+  std::string base_, head_;
+};
+
+TEST_F(CliReportInputTest, DeeplyNestedJsonIsBadInputNotACrash) {
+  const std::string deep = path("deep.json");
+  {
+    std::ofstream out(deep);
+    out << std::string(100000, '[') << std::string(100000, ']') << '\n';
+  }
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"compare", base_, deep}, {"gate", base_, deep}, {"report", deep, "--md"}}) {
+    CliRun r = cli(args);
+    EXPECT_EQ(r.status, kExitBadInput) << args.front() << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(deep + ": nested deeper than 64 levels")) << args.front();
+  }
+}
+
 }  // namespace
 }  // namespace moq::cli

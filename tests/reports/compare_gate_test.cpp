@@ -385,6 +385,15 @@ TEST_F(GateOverrides, BadOverrideFilesExit2WithTheLine) {
   EXPECT_EQ(gate_files(missing).code, kExitBadInput);
 }
 
+TEST_F(GateOverrides, DeeplyNestedOverridesFileIsBadInput) {
+  CommandRun deep = gate_with(
+      "deep.json", "{\"overrides\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  EXPECT_EQ(deep.code, kExitBadInput);
+  EXPECT_NE(deep.err.find("deep.json: overrides[0]: nested deeper than 64 levels"),
+            std::string::npos)
+      << deep.err;
+}
+
 TEST(Overrides, GlobMatching) {
   EXPECT_TRUE(glob_match("model/*", "model/fetch/v/frames=1"));
   EXPECT_TRUE(glob_match("*/frames=256", "model/fetch/v/frames=256"));

@@ -1,37 +1,16 @@
 #include "reports/overrides.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "harness/results/json_io.h"
+#include "reports/limits.h"
 
 namespace moq::reports {
 namespace {
 
 using results::Json;
-
-Result<double> parse_percent(std::string_view text, const std::string& where) {
-  const std::string copy(text);
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(value) || value < 0) {
-    return Error{
-        0, where + ": max_instructions_regression must be a percentage >= 0, got \"" + copy + "\""};
-  }
-  return value;
-}
-
-Result<uint64_t> parse_count(std::string_view text, const std::string& where) {
-  const std::string copy(text);
-  if (copy.empty() || copy.find_first_not_of("0123456789") != std::string::npos ||
-      copy.size() > 19) {
-    return Error{
-        0, where + ": max_allocations_increase must be a whole number >= 0, got \"" + copy + "\""};
-  }
-  return std::strtoull(copy.c_str(), nullptr, 10);
-}
 
 Status check_pattern(const std::string& pattern, const std::string& where) {
   if (pattern.empty()) return Error{0, where + ": empty case pattern"};
@@ -67,12 +46,12 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
       const std::string key = word.substr(0, eq);
       const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
       if (eq != std::string::npos && key == "max_instructions_regression") {
-        Result<double> pct = parse_percent(value, where);
-        if (!pct.ok()) return pct.error();
+        Result<double> pct = parse_instructions_limit(value, key);
+        if (!pct.ok()) return Error{0, where + ": " + pct.error().message};
         rule.max_instructions_regression = *pct;
       } else if (eq != std::string::npos && key == "max_allocations_increase") {
-        Result<uint64_t> count = parse_count(value, where);
-        if (!count.ok()) return count.error();
+        Result<uint64_t> count = parse_allocations_limit(value, key);
+        if (!count.ok()) return Error{0, where + ": " + count.error().message};
         rule.max_allocations_increase = *count;
       } else {
         return Error{0, where + ": unknown setting \"" + word +

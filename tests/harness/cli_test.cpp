@@ -252,5 +252,30 @@ TEST_F(CliReportInputTest, DeeplyNestedJsonIsBadInputNotACrash) {
   }
 }
 
+TEST_F(CliReportInputTest, GateRefusesNegativeAndOutOfRangeLimits) {
+  struct Bad {
+    std::string option, value;
+  };
+  for (const Bad& b : std::vector<Bad>{{"--max-allocations-increase", "-1"},
+                                       {"--max-allocations-increase", "-5"},
+                                       {"--max-allocations-increase", "18446744073709551616"},
+                                       {"--max-allocations-increase", "1.5"},
+                                       {"--max-allocations-increase", "x"},
+                                       {"--max-instructions-regression", "-1"},
+                                       {"--max-instructions-regression", "nan"},
+                                       {"--max-instructions-regression", "inf"},
+                                       {"--max-instructions-regression", "1e999"}}) {
+    CliRun r = cli({"gate", base_, head_, b.option, b.value});
+    EXPECT_EQ(r.status, kExitBadInput) << b.option << " " << b.value << "\n" << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(b.option)) << b.value;
+    EXPECT_THAT(r.err, HasSubstr("\"" + b.value + "\"")) << b.option;
+  }
+  // The largest count and a plain percentage still work.
+  EXPECT_EQ(
+      cli({"gate", base_, head_, "--max-allocations-increase", "18446744073709551615"}).status,
+      kExitOk);
+  EXPECT_EQ(cli({"gate", base_, head_, "--max-instructions-regression", "2.5"}).status, kExitOk);
+}
+
 }  // namespace
 }  // namespace moq::cli

@@ -141,8 +141,9 @@ int gbench_main(int argc, char** argv) {
   }
   std::cerr << "moqbench_gbench: " << choice->why << '\n';
   if (choice->reexec) {
-    moq::Status st = moq::counters::reexec_under_callgrind(argc, argv);
-    std::cerr << "moqbench_gbench: " << st.error().message << '\n';
+    moq::Result<int> status = moq::counters::run_under_callgrind(argc, argv);
+    if (status) return *status;
+    std::cerr << "moqbench_gbench: " << status.error().message << '\n';
     return 2;
   }
 

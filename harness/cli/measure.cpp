@@ -69,8 +69,11 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   }
   if (choice->reexec) {
     err << std::flush;
-    Status st = counters::reexec_under_callgrind(ctx.argc, ctx.argv);
-    return bad_input(ctx, sub, "--counter callgrind: " + st.error().message);
+    Result<int> status = counters::run_under_callgrind(ctx.argc, ctx.argv);
+    if (!status) return bad_input(ctx, sub, "--counter callgrind: " + status.error().message);
+    if (*status >= 128)
+      err << "moqbench: the run under valgrind was ended by signal " << *status - 128 << '\n';
+    return *status;
   }
 
   harness::RunOptions run{options.warmup, options.rounds};

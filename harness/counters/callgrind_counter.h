@@ -25,7 +25,7 @@ struct CallgrindOptions {
 
 class CallgrindCounter final : public InstructionCounter {
  public:
-  // Fails unless the process runs under valgrind started by reexec_under_callgrind (or by hand
+  // Fails unless the process runs under valgrind started by run_under_callgrind (or by hand
   // with the same options and MOQ_CALLGRIND_OUT_FILE set).
   static Result<std::unique_ptr<CallgrindCounter>> open(const CallgrindOptions& options = {});
 

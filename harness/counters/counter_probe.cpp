@@ -1,6 +1,6 @@
 // moq_counter_probe: runs a fixed loop inside measured regions and prints each region's counts.
 // It exercises the counters end to end (tests run it under callgrind; on a machine with a PMU it
-// checks the perf backend), and shows how a program adopts the callgrind re-exec.
+// checks the perf backend), and shows how a program adopts the callgrind re-run.
 //
 //   moq_counter_probe --counter callgrind|perf [--iterations N] [--rounds R] [--allocate A]
 //                     [--event E] [--cpu C]
@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
   if (!have_backend) return usage("--counter is required");
 
   if (options.backend == CounterBackend::Callgrind && !running_under_valgrind()) {
-    moq::Status s = reexec_under_callgrind(argc, argv);  // returns only on failure
-    fprintf(stderr, "moq_counter_probe: %s\n", s.error().message.c_str());
+    moq::Result<int> status = run_under_callgrind(argc, argv);
+    if (status) return *status;
+    fprintf(stderr, "moq_counter_probe: %s\n", status.error().message.c_str());
     return 1;
   }
   moq::Result<std::unique_ptr<InstructionCounter>> counter = open_instruction_counter(options);

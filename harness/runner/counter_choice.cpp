@@ -11,7 +11,7 @@ namespace {
 
 using counters::CounterBackend;
 
-// valgrind was started by reexec_under_callgrind (or by hand the same way).
+// valgrind was started by run_under_callgrind (or by hand the same way).
 bool in_callgrind_rerun() {
   return counters::running_under_valgrind() && std::getenv(counters::kCallgrindOutFileEnv);
 }

@@ -2,7 +2,7 @@
 //
 // auto takes perf where the PMU opens the event, else callgrind where valgrind is installed (the
 // program then re-runs itself under valgrind), else none. Inside that re-run (valgrind started by
-// reexec_under_callgrind), auto and callgrind open the callgrind counter.
+// run_under_callgrind), auto and callgrind open the callgrind counter.
 #pragma once
 
 #include <memory>
@@ -27,8 +27,8 @@ struct CounterRequest {
 
 struct CounterChoice {
   counters::CounterBackend backend = counters::CounterBackend::None;
-  // Callgrind chosen outside valgrind: the caller must re-run the program under valgrind
-  // (counters::reexec_under_callgrind) before measuring.
+  // Callgrind chosen outside valgrind: the caller must run the program again under valgrind
+  // (counters::run_under_callgrind) to measure.
   bool reexec = false;
   std::string why;  // one line for stderr: what was chosen and why
   std::unique_ptr<counters::InstructionCounter> counter;  // open, unless none or reexec

@@ -58,7 +58,7 @@ TEST(InstructionCounter, CallgrindOutsideValgrindSaysHowToRunIt) {
   Result<std::unique_ptr<InstructionCounter>> c = open_instruction_counter(options);
   ASSERT_FALSE(c.ok());
   EXPECT_THAT(c.error().message, HasSubstr("not running under valgrind"));
-  EXPECT_THAT(c.error().message, HasSubstr("reexec_under_callgrind"));
+  EXPECT_THAT(c.error().message, HasSubstr("run_under_callgrind"));
 }
 
 TEST(WallCounter, MeasuresElapsedTime) {

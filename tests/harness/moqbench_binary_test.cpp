@@ -3,9 +3,14 @@
 // that repeat run after run and a harness overhead within budget.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "harness/results/results_file.h"
 #include "tests/harness/subprocess.h"
@@ -23,6 +28,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::ProcessResult;
 using testing::run_process;
+using testing::RunningProcess;
 
 // The harness's own cost per measured round, measured with the empty_round scenario.
 constexpr uint64_t kHarnessOverheadBudget = 2000;
@@ -154,6 +160,75 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
     EXPECT_THAT(r.err, HasSubstr("counter callgrind (auto: perf unavailable"));
     EXPECT_THAT(r.err, HasSubstr("re-running under"));
   }
+}
+
+// Issue 12, defect 3: a callgrind run keeps every file it makes (out-file, region dumps, vgdb
+// pipes) in one private directory under $TMPDIR and removes it however the run ends.
+class CallgrindTmpdirTest : public MoqbenchBinaryTest {
+ protected:
+  void SetUp() override {
+    MoqbenchBinaryTest::SetUp();
+    tmp_ = dir_ / "tmp";
+    std::filesystem::create_directories(tmp_);
+  }
+  std::vector<std::string> tmp_entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(tmp_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  std::vector<std::string> tmp_env() const { return {"TMPDIR=" + tmp_.string()}; }
+
+  std::filesystem::path tmp_;
+};
+
+TEST_F(CallgrindTmpdirTest, RunLeavesNothingInTmpdir) {
+  ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", "model/empty_round/none",
+                                 "--counter", "callgrind", "--rounds", "2", "--warmup", "0"},
+                                tmp_env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
+  EXPECT_THAT(tmp_entries(), ::testing::IsEmpty());
+}
+
+TEST_F(CallgrindTmpdirTest, InterruptedSweepLeavesNothingInTmpdir) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    RunningProcess sweep({MOQBENCH_UNINSTRUMENTED, "sweep", "--scenario", "fetch_frames",
+                          "--counter", "callgrind", "--rounds", "20"},
+                         tmp_env());
+    // The second case has started: the first was measured under callgrind, dumps and all.
+    ASSERT_TRUE(sweep.wait_for_stderr("[2/", std::chrono::seconds(300))) << strsignal(sig);
+    const std::vector<std::string> during = tmp_entries();
+    ASSERT_EQ(during.size(), 1u) << "one private directory, nothing else: "
+                                 << ::testing::PrintToString(during);
+    EXPECT_THAT(during[0], ::testing::StartsWith("moq-callgrind."));
+    sweep.signal(sig);
+    ProcessResult r = sweep.wait();
+    EXPECT_EQ(r.signal, sig) << "ends by the signal it was sent\n" << r.err;
+    EXPECT_THAT(tmp_entries(), ::testing::IsEmpty()) << strsignal(sig);
+  }
+}
+
+TEST_F(CallgrindTmpdirTest, RunRemovesWhatKilledRunsLeft) {
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  waitpid(dead, nullptr, 0);  // reaped: no process has this pid now
+  const std::string dead_dir = "moq-callgrind." + std::to_string(dead) + ".a1B2c3";
+  const std::string dead_old_file = "moq-callgrind." + std::to_string(dead) + ".out";
+  const std::string live_dir = "moq-callgrind." + std::to_string(getpid()) + ".d4E5f6";
+  std::filesystem::create_directories(tmp_ / dead_dir);
+  std::ofstream(tmp_ / dead_dir / "callgrind.out") << "left by a killed run\n";
+  std::ofstream(tmp_ / dead_old_file) << "left by an older version\n";
+  std::filesystem::create_directories(tmp_ / live_dir);  // this test process is alive
+  std::ofstream(tmp_ / "unrelated.txt") << "not ours\n";
+
+  ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", "model/empty_round/none",
+                                 "--counter", "callgrind", "--rounds", "1", "--warmup", "0"},
+                                tmp_env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(tmp_entries(), (std::vector<std::string>{live_dir, "unrelated.txt"}));
 }
 
 }  // namespace

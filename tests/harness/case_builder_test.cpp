@@ -47,6 +47,25 @@ TEST_F(CaseBuilderTest, HiddenDefaultAxisAppearsInTheIdOnlyWhenSet) {
   EXPECT_EQ(same->id(), "model/versioned/moq-lite-06/publishers=1/viewers=1/mode=fast");
 }
 
+TEST_F(CaseBuilderTest, ReadingSaysWhatAnIdFilledInOrRewrote) {
+  CaseIdReading reading;
+  Result<CaseSpec> spec = parse_case_id(
+      registry_, "model/versioned/moq-lite-06/mode=slow/publishers=004/frame_size=64", &reading);
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_EQ(spec->id(), "model/versioned/moq-lite-06/publishers=4/viewers=1/mode=slow");
+  EXPECT_EQ(reading.defaulted, (std::vector<std::string>{"viewers=1"}));
+  ASSERT_EQ(reading.respelled.size(), 1u);
+  EXPECT_EQ(reading.respelled[0].first, "publishers=004");
+  EXPECT_EQ(reading.respelled[0].second, "publishers=4");
+  EXPECT_EQ(reading.left_out, (std::vector<std::string>{"frame_size=64"}));
+
+  CaseIdReading canonical;
+  ASSERT_TRUE(parse_case_id(registry_, spec->id(), &canonical));
+  EXPECT_TRUE(canonical.defaulted.empty());
+  EXPECT_TRUE(canonical.respelled.empty());
+  EXPECT_TRUE(canonical.left_out.empty());
+}
+
 TEST_F(CaseBuilderTest, ScenarioWithoutVersionUsesNone) {
   Result<CaseSpec> spec = parse_case_id(registry_, "model/plain/none/count=3");
   ASSERT_TRUE(spec) << spec.error().message;

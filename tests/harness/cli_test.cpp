@@ -277,5 +277,30 @@ TEST_F(CliReportInputTest, GateRefusesNegativeAndOutOfRangeLimits) {
   EXPECT_EQ(cli({"gate", base_, head_, "--max-instructions-regression", "2.5"}).status, kExitOk);
 }
 
+TEST_F(CliTest, RunSaysWhatItFilledInAndTheCanonicalId) {
+  const std::string canonical = "model/versioned/moq-lite-06/publishers=1/viewers=1/mode=fast";
+  CliRun partial = cli({"run", "model/versioned/moq-lite-06/publishers=1", "--rounds", "1",
+                        "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(partial.status, kExitOk) << partial.err;
+  EXPECT_THAT(partial.err, HasSubstr("filled in from the defaults: viewers=1, mode=fast"));
+  EXPECT_THAT(partial.err, HasSubstr("running " + canonical));
+
+  CliRun reordered = cli({"run", "model/versioned/moq-lite-06/viewers=1/publishers=1/mode=fast",
+                          "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(reordered.status, kExitOk) << reordered.err;
+  EXPECT_THAT(reordered.err, HasSubstr("running " + canonical));
+  EXPECT_THAT(reordered.err, Not(HasSubstr("filled in")));
+
+  CliRun padded = cli({"run", "model/versioned/moq-lite-06/publishers=01/viewers=1/mode=fast",
+                       "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(padded.status, kExitOk) << padded.err;
+  EXPECT_THAT(padded.err, HasSubstr("'publishers=01' is written 'publishers=1'"));
+  EXPECT_THAT(padded.err, HasSubstr("running " + canonical));
+
+  CliRun exact = cli({"run", canonical, "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(exact.status, kExitOk) << exact.err;
+  EXPECT_THAT(exact.err, Not(HasSubstr("running ")));
+}
+
 }  // namespace
 }  // namespace moq::cli

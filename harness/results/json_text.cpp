@@ -1,6 +1,7 @@
 #include "harness/results/json_text.h"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 namespace moq::results {
@@ -11,8 +12,8 @@ struct Refusal {
   std::string message;
 };
 
-// Follows the parser's events to know where in the document it is, so that a too-deep value is
-// named by its path ("cases[3]", "meta.compiler").
+// Follows the parser's events to know where in the document it is, so that a duplicate key or a
+// too-deep value is named by its path ("cases[3].metrics.allocations.median", "meta.compiler").
 class StrictReader {
  public:
   bool on_event(Json::parse_event_t event, const Json& parsed) {
@@ -24,11 +25,17 @@ class StrictReader {
           throw Refusal{(where.empty() ? "" : where + ": ") + "nested deeper than " +
                         std::to_string(kMaxJsonDepth) + " levels"};
         }
-        levels_.push_back({event == Json::parse_event_t::array_start, 0, {}});
+        levels_.push_back({event == Json::parse_event_t::array_start, 0, {}, {}});
         break;
-      case Json::parse_event_t::key:
-        levels_.back().key = parsed.get<std::string>();
+      case Json::parse_event_t::key: {
+        Level& object = levels_.back();
+        object.key = parsed.get<std::string>();
+        // The parser would keep the last value of a repeated key: refuse it, since a reader
+        // could not tell which of the values was meant.
+        if (!object.keys.insert(object.key).second)
+          throw Refusal{path(levels_.size()) + ": duplicate key"};
         break;
+      }
       case Json::parse_event_t::value:
         finished_value();
         break;
@@ -46,6 +53,7 @@ class StrictReader {
     bool array = false;
     size_t elements = 0;  // array: elements finished so far, so the index of the current one
     std::string key;      // object: the key of the current member
+    std::set<std::string, std::less<>> keys;  // object: the keys seen so far
   };
 
   void finished_value() {

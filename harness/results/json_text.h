@@ -4,6 +4,8 @@
 // one must neither crash nor cost memory out of proportion to what it reports:
 //   - nesting is bounded (kMaxJsonDepth): a recursive walk over a value (serializing it, comparing
 //     it, destroying it) could otherwise exhaust the stack on "[[[[...";
+//   - a key given twice in one object is an error naming its path, where JSON parsers silently
+//     keep one of the values;
 //   - an error quotes at most a short excerpt of the offending value, built without serializing
 //     the whole of it.
 #pragma once
@@ -26,7 +28,8 @@ using Json = nlohmann::ordered_json;
 inline constexpr size_t kMaxJsonDepth = 64;
 
 // Parses text. Errors start with `source` and name what was wrong: a syntax error with its byte
-// position, or "meta.x: nested deeper than 64 levels" (the member holding the too-deep value).
+// position, "cases[3].metrics.instructions.median: duplicate key", or "meta.x: nested deeper than
+// 64 levels" (the member holding the too-deep value).
 Result<Json> parse_json_text(std::string_view text, std::string_view source);
 
 // The value as compact JSON text, cut to at most max_chars characters (ending in "..." when cut,

@@ -394,6 +394,14 @@ TEST_F(GateOverrides, DeeplyNestedOverridesFileIsBadInput) {
       << deep.err;
 }
 
+TEST_F(GateOverrides, DuplicateKeyInAJsonRuleIsBadInput) {
+  CommandRun dup = gate_with("dup.json", R"({"overrides": [{"case": "a", "case": "b",
+                                             "max_allocations_increase": 1}]})");
+  EXPECT_EQ(dup.code, kExitBadInput);
+  EXPECT_NE(dup.err.find("dup.json: overrides[0].case: duplicate key"), std::string::npos)
+      << dup.err;
+}
+
 TEST(Overrides, GlobMatching) {
   EXPECT_TRUE(glob_match("model/*", "model/fetch/v/frames=1"));
   EXPECT_TRUE(glob_match("*/frames=256", "model/fetch/v/frames=256"));

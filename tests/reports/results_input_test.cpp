@@ -1,5 +1,6 @@
 // Hostile input to the results reader: nesting deep enough to exhaust the stack of a recursive
-// walk, and one enormous bad value whose error message must not cost memory in proportion to it.
+// walk, duplicate keys (which JSON parsers silently resolve), and one enormous bad value whose
+// error message must not cost memory in proportion to it.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -62,6 +63,28 @@ TEST(ResultsInput, DeepValueInsideAValidDocumentNamesWhereItIs) {
   ASSERT_FALSE(file.ok());
   EXPECT_NE(file.error().message.find("deep.json: meta.git_dirty"), std::string::npos)
       << file.error().message;
+}
+
+TEST(ResultsInput, DuplicateKeysAreRefusedNamingTheirPath) {
+  std::string text = serialize(one_case_file());
+  // The same key twice with the same value: a last-wins parser would accept the file unchanged.
+  const std::string key = "\"median\":3,";
+  const size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.insert(at, key);
+  Result<ResultsFile> file = parse_results(text, "dup.json");
+  ASSERT_FALSE(file.ok()) << "a duplicate key was accepted";
+  EXPECT_NE(file.error().message.find("dup.json: cases[0].metrics.allocations.median: duplicate "
+                                      "key"),
+            std::string::npos)
+      << file.error().message;
+
+  std::string top = serialize(one_case_file());
+  top.insert(1, "\"schema\": \"moqbench.results/1\",");
+  Result<ResultsFile> top_file = parse_results(top, "top.json");
+  ASSERT_FALSE(top_file.ok());
+  EXPECT_NE(top_file.error().message.find("top.json: schema: duplicate key"), std::string::npos)
+      << top_file.error().message;
 }
 
 TEST(ResultsInput, ErrorExcerptDoesNotSerializeTheWholeValue) {

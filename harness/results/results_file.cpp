@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -23,6 +24,12 @@ Error io_error(const std::string& what, const std::string& path, int err) {
 }  // namespace
 
 Result<ResultsFile> read_results_file(const std::string& path) {
+  // An ifstream opens a directory and then reads nothing, which would be reported as an empty,
+  // invalid JSON text: say what it is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Error{0, path + ": is a directory, not a results file (name a .json file in it)"};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return io_error("cannot read", path, errno);
   std::ostringstream text;

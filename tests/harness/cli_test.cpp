@@ -252,6 +252,13 @@ TEST_F(CliReportInputTest, DeeplyNestedJsonIsBadInputNotACrash) {
   }
 }
 
+TEST_F(CliReportInputTest, ADirectoryIsNamedAsOne) {
+  CliRun r = cli({"compare", base_, dir_.string()});
+  EXPECT_EQ(r.status, kExitBadInput) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(dir_.string() + ": is a directory, not a results file"));
+  EXPECT_THAT(r.err, Not(HasSubstr("not valid JSON")));
+}
+
 TEST_F(CliReportInputTest, GateRefusesNegativeAndOutOfRangeLimits) {
   struct Bad {
     std::string option, value;

@@ -1,6 +1,7 @@
 // Hostile input to the results reader: nesting deep enough to exhaust the stack of a recursive
-// walk, duplicate keys (which JSON parsers silently resolve), and one enormous bad value whose
-// error message must not cost memory in proportion to it.
+// walk, duplicate keys (which JSON parsers silently resolve), a directory where a file should be,
+// and one enormous bad value whose error message must not cost memory in proportion to it.
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -118,6 +119,16 @@ TEST(ResultsInput, ExcerptOfALongStringIsCutOnACharacterBoundary) {
   ASSERT_NE(dots, std::string::npos) << message;
   // The byte before "..." ends a character: not a lead byte (0b11xxxxxx) left without its tail.
   EXPECT_NE(static_cast<unsigned char>(message[dots - 1]) & 0xC0, 0xC0) << message;
+}
+
+TEST(ResultsInput, ADirectoryIsNamedAsOne) {
+  TempDir dir;
+  Result<ResultsFile> file = read_results_file(dir.path());
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.error().message.find(dir.path() + ": is a directory, not a results file"),
+            std::string::npos)
+      << file.error().message;
+  EXPECT_EQ(file.error().message.find("not valid JSON"), std::string::npos) << file.error().message;
 }
 
 }  // namespace

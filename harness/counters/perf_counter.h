@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/counters/cpu_pin.h"
 #include "harness/counters/instruction_counter.h"
 #include "model/base/result.h"
 
@@ -36,10 +37,6 @@ struct PerfRawCount {
 // The reading of a region from the reads at its start and end: the value difference, unscaled,
 // flagged multiplexed when the counter ran for less time than it was enabled.
 InstrReading perf_region_reading(const PerfRawCount& begin, const PerfRawCount& end);
-
-// Pins the calling thread to one CPU; an Error names the CPU, the errno text and the CPUs the
-// thread may use.
-Status pin_current_thread_to_cpu(int cpu);
 
 class PerfCounter final : public InstructionCounter {
  public:

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "harness/counters/callgrind_launch.h"
+#include "harness/counters/cpu_pin.h"
 #include "harness/counters/open_counter.h"
 
 namespace moq::harness {
@@ -20,7 +21,6 @@ Result<std::unique_ptr<counters::InstructionCounter>> open_perf(const CounterReq
   counters::CounterOptions options;
   options.backend = CounterBackend::Perf;
   if (!request.event.empty()) options.perf.event = request.event;
-  options.perf.pin_cpu = request.cpu;
   return counters::open_instruction_counter(options);
 }
 
@@ -71,9 +71,11 @@ Result<CounterMode> parse_counter_mode(std::string_view text) {
 }
 
 Result<CounterChoice> choose_counter(const CounterRequest& request) {
+  // First, and whatever the counter: --cpu names a CPU, not a backend, so an error must say what
+  // is wrong with the CPU rather than blame the counter that happened to pin.
+  if (Status st = pin_if_asked(request); !st) return st.error();
   switch (request.mode) {
     case CounterMode::None: {
-      if (Status st = pin_if_asked(request); !st) return st.error();
       CounterChoice choice;
       choice.why = "counter none (asked for): instructions are not counted";
       return choice;
@@ -87,18 +89,13 @@ Result<CounterChoice> choose_counter(const CounterRequest& request) {
       choice.counter = std::move(*c);
       return choice;
     }
-    case CounterMode::Callgrind: {
-      if (Status st = pin_if_asked(request); !st) return st.error();
+    case CounterMode::Callgrind:
       return choose_callgrind("counter callgrind (asked for)");
-    }
     case CounterMode::Auto:
       break;
   }
   // auto. Inside moqbench's own callgrind re-run the choice was made already.
-  if (in_callgrind_rerun()) {
-    if (Status st = pin_if_asked(request); !st) return st.error();
-    return choose_callgrind("counter callgrind (auto)");
-  }
+  if (in_callgrind_rerun()) return choose_callgrind("counter callgrind (auto)");
   Result<std::unique_ptr<counters::InstructionCounter>> perf = open_perf(request);
   if (perf) {
     CounterChoice choice;
@@ -108,7 +105,6 @@ Result<CounterChoice> choose_counter(const CounterRequest& request) {
     return choice;
   }
   std::string perf_failed = "perf unavailable: " + perf.error().message;
-  if (Status st = pin_if_asked(request); !st) return st.error();
   Result<std::string> valgrind = counters::find_valgrind();
   if (valgrind) return choose_callgrind("counter callgrind (auto: " + perf_failed + ")");
   CounterChoice choice;

@@ -179,7 +179,7 @@ TEST(PerfCounter, PinsToAnAllowedCpuAndRejectsAnImpossibleOne) {
     Status refused = pin_current_thread_to_cpu(absent);
     ASSERT_FALSE(refused.ok());
     EXPECT_THAT(refused.error().message, HasSubstr("CPU " + std::to_string(absent)));
-    EXPECT_THAT(refused.error().message, HasSubstr("may use CPUs "));
+    EXPECT_THAT(refused.error().message, HasSubstr("may run on CPUs "));
   }
 }
 

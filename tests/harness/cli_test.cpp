@@ -309,5 +309,14 @@ TEST_F(CliTest, RunSaysWhatItFilledInAndTheCanonicalId) {
   EXPECT_THAT(exact.err, Not(HasSubstr("running ")));
 }
 
+TEST_F(CliTest, CpuOutOfRangeNamesTheCpuNotPerf) {
+  CliRun r = cli({"run", "model/plain/none/count=1", "--rounds", "1", "--warmup", "0", "--counter",
+                  "none", "--cpu", "999"});
+  EXPECT_EQ(r.status, kExitBadInput) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--cpu 999"));
+  EXPECT_THAT(r.err, HasSubstr("this thread may run on CPUs"));
+  EXPECT_THAT(r.err, Not(HasSubstr("perf")));
+}
+
 }  // namespace
 }  // namespace moq::cli

@@ -130,9 +130,10 @@ std::string new_and_removed_lists(const Comparison& c, IdListStyle style) {
       if (ids.empty()) continue;
       const std::string title = (kind == 0 ? "NEW in " : "REMOVED from ") + c.files[f].label;
       const std::string count = " (" + std::to_string(ids.size()) + ")";
-      out += markdown ? "\n**" + title + "**" + count + "\n\n" : "\n" + title + count + ":\n";
+      out += markdown ? "\n**" + markdown_escape(title) + "**" + count + "\n\n"
+                      : "\n" + title + count + ":\n";
       for (const std::string& id : ids) {
-        out += markdown ? "- `" + id + "`\n" : "  " + id + "\n";
+        out += markdown ? "- " + markdown_code(id) + "\n" : "  " + id + "\n";
       }
     }
   }
@@ -169,9 +170,10 @@ std::string render_table(const Comparison& c) {
 }
 
 std::string render_md(const Comparison& c) {
-  std::string out = "### moqbench compare (counter " + counter_text(c.files[0].meta) + ", BASE " +
-                    c.files[0].label + ")\n\n";
-  out += render_markdown(files_table(c)) + "\n" + noise_sentence(c) + "\n\n";
+  std::string out = "### moqbench compare (counter " +
+                    markdown_escape(counter_text(c.files[0].meta)) + ", BASE " +
+                    markdown_escape(c.files[0].label) + ")\n\n";
+  out += render_markdown(files_table(c)) + "\n" + markdown_escape(noise_sentence(c)) + "\n\n";
   out += render_markdown(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kMarkdown);
   return out;

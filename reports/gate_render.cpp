@@ -106,6 +106,23 @@ Table verdict_table(const GateResult& r) {
   return table;
 }
 
+// Each line of text escaped for Markdown, the line breaks kept.
+std::string markdown_escape_lines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    const size_t stop = end == std::string::npos ? text.size() : end;
+    const std::string_view line = std::string_view(text).substr(start, stop - start);
+    // A list item's own "- " stays Markdown.
+    const bool item = line.substr(0, 2) == "- ";
+    out += (item ? "- " : "") + markdown_escape(line.substr(item ? 2 : 0));
+    if (end != std::string::npos) out += '\n';
+    start = stop + 1;
+  }
+  return out;
+}
+
 std::string render_table(const GateResult& r) {
   std::string out = heading(r) + "\n\n" + render_terminal(verdict_table(r));
   if (std::any_of(r.cases.begin(), r.cases.end(),
@@ -117,13 +134,14 @@ std::string render_table(const GateResult& r) {
 }
 
 std::string render_md(const GateResult& r) {
-  std::string out = "### moqbench " + heading(r) + "\n\n**" + summary(r) + "**\n\n";
+  std::string out =
+      "### moqbench " + markdown_escape(heading(r)) + "\n\n**" + summary(r) + "**\n\n";
   out += render_markdown(verdict_table(r));
   if (std::any_of(r.cases.begin(), r.cases.end(),
                   [](const GateCase& c) { return c.override != nullptr; })) {
     out += "\n\\* limit set by an override rule\n";
   }
-  const std::string warn = warnings(r, "- ");
+  const std::string warn = markdown_escape_lines(warnings(r, "- "));
   if (!warn.empty()) out += "\n" + warn;
   return out;
 }

@@ -7,6 +7,7 @@
 #include "scenarios/all.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "scenarios/model_world_case.h"
 
 namespace moq::scenarios {
@@ -65,6 +66,10 @@ Status register_fetch_frames(harness::ScenarioRegistry& registry) {
   def.axes = {harness::AxisSpec::version(), publishers_axis(), viewers_axis(), frames_axis(),
               frame_size_axis()};
   def.make = make_world_group_case<FetchFrames>;
+  // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    return world_memory(spec, static_cast<uint64_t>(spec.integer("frames")), 1, 1, 0);
+  };
   return registry.add(std::move(def));
 }
 

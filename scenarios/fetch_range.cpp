@@ -8,6 +8,7 @@
 #include "scenarios/all.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "scenarios/model_world_case.h"
 
 namespace moq::scenarios {
@@ -88,6 +89,11 @@ Status register_fetch_range(harness::ScenarioRegistry& registry) {
     config->cached_groups = static_cast<uint32_t>(burst);  // the whole range stays in the cache
     return std::unique_ptr<harness::Case>(
         new FetchRange(*config, burst, static_cast<uint64_t>(spec.integer("frame_size"))));
+  };
+  // `burst` groups of 4 frames in the publishers' caches; each viewer holds its fetches of them.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    const auto burst = static_cast<uint64_t>(spec.integer("burst"));
+    return world_memory(spec, kFramesPerGroup, burst, burst, 0);
   };
   return registry.add(std::move(def));
 }

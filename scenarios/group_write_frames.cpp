@@ -14,6 +14,7 @@
 #include "scenarios/all.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "sim/clock.h"
 
 namespace moq::scenarios {
@@ -151,6 +152,18 @@ Status register_group_write_frames(harness::ScenarioRegistry& registry) {
     auto batch = static_cast<uint64_t>(spec.integer("batch"));
     return std::unique_ptr<harness::Case>(
         new GroupWriteFrames(group->frames, batch, group->frame_size));
+  };
+  // The group being written and the one cached, the reader's log, the payload block.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    const auto frames = static_cast<uint64_t>(spec.integer("frames"));
+    const auto frame_size = static_cast<uint64_t>(spec.integer("frame_size"));
+    harness::MemoryEstimate e;
+    e.add("the process", kProcessBytes, {});
+    e.add("the cached and the written group", kCachedFrameBytes,
+          {{"groups", 2}, {"frames", frames}}, {"frames"});
+    e.add("the reader's delivery log", kViewerFrameBytes, {{"frames", frames}}, {"frames"});
+    e.add("the payload block", 1, {{"copies", 2}, {"bytes", frame_size + 8 * 3 * frames}});
+    return e;
   };
   return registry.add(std::move(def));
 }

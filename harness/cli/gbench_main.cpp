@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/fatal_errors.h"
 #include "harness/counters/aligned_stack.h"
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/callgrind_launch.h"
@@ -180,5 +181,6 @@ int gbench_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  moq::cli::install_fatal_error_handlers("moqbench_gbench");
   return moq::counters::run_on_page_aligned_stack(gbench_main, argc, argv);
 }

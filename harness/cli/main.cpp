@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/fatal_errors.h"
 #include "harness/counters/aligned_stack.h"
 #include "scenarios/register_all.h"
 
@@ -22,5 +23,6 @@ int moqbench_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  moq::cli::install_fatal_error_handlers("moqbench");
   return moq::counters::run_on_page_aligned_stack(moqbench_main, argc, argv);
 }

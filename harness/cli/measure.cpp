@@ -4,6 +4,7 @@
 #include "harness/cli/commands.h"
 #include "harness/counters/callgrind_launch.h"
 #include "harness/results/results_file.h"
+#include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/sweep.h"
 
@@ -40,6 +41,13 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
                   const std::function<void(const results::Meta&,
                                            const std::vector<results::CaseResult>&)>& summarize) {
   std::ostream& err = ctx.io->err;
+  // Every case is checked against memory first, so that one too big for this machine is bad
+  // input, named with its size and the axes to lower, before anything runs.
+  const harness::MemoryLimit limit = harness::memory_limit();
+  for (const harness::CaseSpec& c : cases) {
+    if (Status st = harness::check_case_memory(c, limit); !st)
+      return bad_input(ctx, sub, st.error().message);
+  }
   Result<harness::CounterMode> mode = harness::parse_counter_mode(options.counter);
   if (!mode) return bad_input(ctx, sub, mode.error().message);
   if (!options.event.empty() && *mode != harness::CounterMode::Perf &&

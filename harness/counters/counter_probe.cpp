@@ -8,10 +8,15 @@
 // counter's coverage, then one line per round:
 //   alloc_coverage=<name>
 //   round=<i> backend=<name> event=<event> instructions=<n> multiplexed=<0|1> allocs=<a> bytes=<b>
+//
+//   moq_counter_probe --new-bytes N
+// asks the counting layer's operator new for N bytes once and prints "new_bytes=N result=ok" or
+// "new_bytes=N result=bad_alloc": what a program linking it sees when memory runs out.
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -39,10 +44,25 @@ __attribute__((noinline)) void allocate(uint64_t count) {
   }
 }
 
+// One operator new of `bytes` through the counting layer; std::bad_alloc is what must come back
+// when there is no such memory (not an abort).
+int try_new(uint64_t bytes) {
+  try {
+    void* p = ::operator new(static_cast<size_t>(bytes));
+    asm volatile("" : : "g"(p) : "memory");
+    ::operator delete(p);
+    printf("new_bytes=%llu result=ok\n", static_cast<unsigned long long>(bytes));
+  } catch (const std::bad_alloc&) {
+    printf("new_bytes=%llu result=bad_alloc\n", static_cast<unsigned long long>(bytes));
+  }
+  return 0;
+}
+
 int usage(const std::string& why) {
   fprintf(stderr,
           "moq_counter_probe: %s\nusage: moq_counter_probe --counter callgrind|perf "
-          "[--iterations N] [--rounds R] [--allocate A] [--event E] [--cpu C]\n",
+          "[--iterations N] [--rounds R] [--allocate A] [--event E] [--cpu C]\n"
+          "       moq_counter_probe --new-bytes N\n",
           why.c_str());
   return 2;
 }
@@ -79,6 +99,9 @@ int main(int argc, char** argv) {
       if (flag == "--rounds") rounds = n;
       if (flag == "--allocate") allocations = n;
       if (flag == "--cpu") options.perf.pin_cpu = static_cast<int>(n);
+    } else if (flag == "--new-bytes") {
+      if (!parse_u64(value, n)) return usage("--new-bytes wants a number");
+      return try_new(n);
     } else if (flag == "--event") {
       options.perf.event = value;
     } else {

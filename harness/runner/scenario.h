@@ -21,6 +21,7 @@
 
 #include "harness/results/results.h"
 #include "harness/runner/case.h"
+#include "harness/runner/memory_estimate.h"
 #include "model/base/result.h"
 
 namespace moq::harness {
@@ -75,6 +76,12 @@ struct ScenarioDef {
   std::vector<AxisSpec> axes;                    // in id order; a version axis comes first
   bool in_default_sweep = false;                 // part of `moqbench sweep` with no arguments
   CaseFactory make;
+  // The memory a case holds at its peak, from its axes alone, before it is built (see
+  // memory_estimate.h: terms of a measured cost per unit times the axes they grow with, e.g.
+  // viewers x frames x bytes per frame held). A case whose estimate exceeds what the process may
+  // use is refused with the size and the axes to lower (memory_check.h). Empty: the scenario's
+  // memory does not grow with its axes beyond a few MiB.
+  std::function<MemoryEstimate(const CaseSpec&)> estimate_memory;
 
   const AxisSpec* find_axis(std::string_view axis) const;
   bool has_version() const { return !axes.empty() && axes.front().kind == AxisKind::Version; }

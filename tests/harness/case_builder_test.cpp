@@ -196,20 +196,25 @@ TEST_F(CaseBuilderTest, NoImplementedVersionMeansNoCaseAndSaysWhy) {
 TEST(ScenarioRegistryTest, RefusesMalformedDefinitions) {
   ScenarioRegistry r;
   auto make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> { return Error{0, "unused"}; };
-  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make};
+  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make, {}};
   EXPECT_TRUE(r.add(ok));
   EXPECT_THAT(r.add(ok).error().message, HasSubstr("registered twice"));
-  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make};
+  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make, {}};
   EXPECT_FALSE(r.add(slash));
   ScenarioDef late_version{"late",    "version not first",
                            {"model"}, {AxisSpec::integer("n", "n", 1, 1, 2), AxisSpec::version()},
-                           false,     make};
+                           false,     make,
+                           {}};
   EXPECT_THAT(r.add(late_version).error().message, HasSubstr("must come first"));
-  ScenarioDef bad_default{"bad_default", "default out of range",
-                          {"model"},     {AxisSpec::integer("n", "n", 5, 1, 2)},
-                          false,         make};
+  ScenarioDef bad_default{"bad_default",
+                          "default out of range",
+                          {"model"},
+                          {AxisSpec::integer("n", "n", 5, 1, 2)},
+                          false,
+                          make,
+                          {}};
   EXPECT_THAT(r.add(bad_default).error().message, HasSubstr("default outside"));
-  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make};
+  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make, {}};
   EXPECT_THAT(r.add(bad_bench).error().message, HasSubstr("unknown bench 'lab'"));
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/fatal_errors.h"
 #include "harness/results/results_file.h"
 #include "scenarios/all.h"
 #include "tests/harness/fake_scenarios.h"
@@ -316,6 +317,57 @@ TEST_F(CliTest, CpuOutOfRangeNamesTheCpuNotPerf) {
   EXPECT_THAT(r.err, HasSubstr("--cpu 999"));
   EXPECT_THAT(r.err, HasSubstr("this thread may run on CPUs"));
   EXPECT_THAT(r.err, Not(HasSubstr("perf")));
+}
+
+TEST_F(CliTest, CaseBeyondMemoryIsBadInputNamingTheSizeAndTheAxis) {
+  harness::ScenarioDef huge;
+  huge.name = "huge";
+  huge.summary = "a case whose estimate no machine has";
+  huge.axes = {harness::AxisSpec::integer("viewers", "viewers", 1, 1, 1024, {1, 1024})};
+  huge.make = [](const harness::CaseSpec&) -> Result<std::unique_ptr<harness::Case>> {
+    return harness::testing::make_fake_case({});
+  };
+  huge.estimate_memory = [](const harness::CaseSpec& spec) {
+    harness::MemoryEstimate e;
+    e.add("what each viewer holds", uint64_t{1} << 50,
+          {{"viewers", static_cast<uint64_t>(spec.integer("viewers"))}}, {"viewers"});
+    return e;
+  };
+  ASSERT_TRUE(registry_.add(std::move(huge)));
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"run", "model/huge/none/viewers=2"}, {"sweep", "--scenario", "huge"}}) {
+    args.insert(args.end(), {"--counter", "none", "--rounds", "1", "--warmup", "0"});
+    CliRun r = cli(args);
+    EXPECT_EQ(r.status, kExitBadInput) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(" PiB of memory, more than the"));
+    EXPECT_THAT(r.err, HasSubstr("physical memory"));
+    EXPECT_THAT(r.err, HasSubstr("; lower viewers"));
+    EXPECT_THAT(r.err, Not(HasSubstr("[1/"))) << "refused before anything ran";
+  }
+}
+
+[[noreturn]] void throw_bad_alloc() {
+  throw std::bad_alloc();
+}
+[[noreturn]] void throw_runtime_error() {
+  throw std::runtime_error("escaped");
+}
+
+// An exception where none may escape (a noexcept function, a destructor) ends the program through
+// std::terminate: the handler says what it was instead of a bare abort.
+TEST(FatalErrors, AnExceptionThatEndsTheProgramIsNamed) {
+  EXPECT_DEATH(
+      {
+        install_fatal_error_handlers("moqbench");
+        []() noexcept { throw_bad_alloc(); }();
+      },
+      "moqbench: out of memory \\(std::bad_alloc\\)");
+  EXPECT_DEATH(
+      {
+        install_fatal_error_handlers("moqbench");
+        []() noexcept { throw_runtime_error(); }();
+      },
+      "moqbench: fatal: an exception escaped: escaped");
 }
 
 }  // namespace

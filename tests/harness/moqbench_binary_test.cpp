@@ -13,6 +13,9 @@
 #include <fstream>
 
 #include "harness/results/results_file.h"
+#include "harness/runner/case_builder.h"
+#include "harness/runner/memory_estimate.h"
+#include "scenarios/register_all.h"
 #include "tests/harness/subprocess.h"
 
 #ifndef MOQBENCH
@@ -159,6 +162,53 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
     EXPECT_EQ(file->meta.counter_backend, results::CounterBackend::kCallgrind);
     EXPECT_THAT(r.err, HasSubstr("counter callgrind (auto: perf unavailable"));
     EXPECT_THAT(r.err, HasSubstr("re-running under"));
+  }
+}
+
+// Issue 12, defect 7: a case that cannot fit in what the process may use is refused before it is
+// built, with its size and the axes to lower; it used to die in the allocator (SIGABRT) without a
+// word. The address-space limit stands in for a smaller machine; the uninstrumented build, since
+// a sanitizer's shadow memory does not fit under one.
+TEST_F(MoqbenchBinaryTest, CaseThatCannotFitIsRefusedWithItsSizeAndTheAxesToLower) {
+  const std::string id = "model/fetch_frames/moq-lite-06/publishers=1/viewers=1024/frames=65536";
+  ProcessResult r = run_process({"/bin/sh", "-c",
+                                 "ulimit -v 2097152 && exec \"$0\" run \"$1\" --counter none "
+                                 "--rounds 1 --warmup 0",
+                                 MOQBENCH_UNINSTRUMENTED, id});
+  EXPECT_EQ(r.status, 2) << "signal " << r.signal << "\n" << r.err;
+  EXPECT_THAT(r.err, HasSubstr("case " + id + " needs about"));
+  EXPECT_THAT(r.err, HasSubstr("GiB of memory, more than the 2.0 GiB this process may use"));
+  EXPECT_THAT(r.err, HasSubstr("RLIMIT_AS"));
+  EXPECT_THAT(r.err,
+              HasSubstr("frames each viewer holds in a round (viewers 1024 x groups per round 1 x "
+                        "frames 65536 x 320 B)"));
+  EXPECT_THAT(r.err, HasSubstr("; lower viewers or frames"));
+}
+
+// The estimates stay above what the cases really use (peak RSS of the Release build), for the
+// scenario whose viewers hold the most (subscribe_frames, with its viewers' caches) and the one
+// whose viewers hold each round's frames (fetch_frames).
+TEST_F(MoqbenchBinaryTest, MemoryEstimatesAreAboveThePeakUse) {
+  ScenarioRegistry registry;
+  ASSERT_TRUE(scenarios::register_all(registry));
+  for (const std::string id :
+       {"model/fetch_frames/moq-lite-06/publishers=1/viewers=64/frames=16384",
+        "model/fetch_frames/moq-transport-22/publishers=2/viewers=16/frames=16384",
+        "model/subscribe_frames/moq-lite-06/publishers=1/viewers=8/frames=16384",
+        "model/subscribe_frames/moq-transport-18/publishers=1/viewers=8/frames=4096"}) {
+    Result<CaseSpec> spec = parse_case_id(registry, id);
+    ASSERT_TRUE(spec) << spec.error().message;
+    ASSERT_TRUE(spec->scenario().estimate_memory) << id;
+    const uint64_t estimate = spec->scenario().estimate_memory(*spec).total();
+    ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", id, "--counter", "none",
+                                   "--rounds", "3", "--warmup", "1"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const uint64_t used = static_cast<uint64_t>(r.max_rss_kib) * 1024;
+    EXPECT_GE(estimate, used) << id << ": estimated " << format_bytes(estimate) << ", used "
+                              << format_bytes(used);
+    // And not so far above that it would refuse cases a machine can run.
+    EXPECT_LE(estimate, 4 * used) << id << ": estimated " << format_bytes(estimate) << ", used "
+                                  << format_bytes(used);
   }
 }
 

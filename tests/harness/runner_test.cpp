@@ -6,6 +6,7 @@
 #include "harness/counters/alloc_counter.h"
 #include "harness/results/json_io.h"
 #include "harness/results/validate.h"
+#include "harness/runner/memory_estimate.h"
 #include "harness/runner/runner.h"
 #include "tests/harness/fake_scenarios.h"
 
@@ -118,6 +119,57 @@ TEST_F(RunnerTest, SetupRoundErrorAndExceptionAreRecorded) {
   c = run(thrown);
   ASSERT_TRUE(c.flags.failed);
   EXPECT_THAT(*c.flags.reason, HasSubstr("exception: fake throw"));
+}
+
+// Issue 12, defect 7: running out of memory in a case is a failed case that says so; and a case
+// whose estimate cannot fit is refused before it is built.
+TEST_F(RunnerTest, OutOfMemoryIsRecordedAsSuch) {
+  testing::FakeBehaviour starved;
+  starved.bad_alloc_round = 3;
+  results::CaseResult c = run(starved);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("out of memory (std::bad_alloc)"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("lower its largest axes"));
+}
+
+TEST_F(RunnerTest, CaseBeyondMemoryIsRefusedBeforeItIsBuilt) {
+  bool built = false;
+  def_.name = "huge";
+  def_.axes = {AxisSpec::integer("viewers", "viewers", 1, 1, 1 << 20)};
+  def_.make = [&built](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
+    built = true;
+    return testing::make_fake_case({});
+  };
+  def_.estimate_memory = [](const CaseSpec& spec) {
+    MemoryEstimate e;
+    e.add("what each viewer holds", uint64_t{1} << 50,
+          {{"viewers", static_cast<uint64_t>(spec.integer("viewers"))}}, {"viewers"});
+    return e;
+  };
+  CaseSpec spec(def_, "model", "none", {{"viewers", int64_t{4}}});
+  results::CaseResult c = run_case(spec, {}, nullptr);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_FALSE(built);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("needs about 4.0 PiB of memory"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("what each viewer holds (viewers 4 x 1.0 PiB)"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("; lower viewers"));
+}
+
+TEST(MemoryEstimateTest, TermsMultiplyTheirFactorsAndNameTheAxes) {
+  MemoryEstimate e;
+  e.add("frames each viewer holds", 320, {{"viewers", 1024}, {"groups", 1}, {"frames", 65536}},
+        {"viewers", "frames"});
+  e.add("the process", 32 << 20, {});
+  EXPECT_EQ(e.total(), 320ull * 1024 * 65536 + (32 << 20));
+  ASSERT_TRUE(e.largest());
+  EXPECT_EQ(e.largest()->what,
+            "frames each viewer holds (viewers 1024 x groups 1 x frames 65536 x 320 B)");
+  EXPECT_EQ(e.largest()->axes, (std::vector<std::string>{"viewers", "frames"}));
+  e.add("absurd", UINT64_MAX / 2, {{"n", 3}});
+  EXPECT_EQ(e.total(), UINT64_MAX) << "saturates, never wraps";
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(20ull << 30), "20.0 GiB");
+  EXPECT_EQ(format_bytes(1000), "1000 B");
 }
 
 TEST_F(RunnerTest, FactoryErrorIsRecorded) {

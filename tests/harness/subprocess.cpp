@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,7 +78,7 @@ RunningProcess::RunningProcess(const std::vector<std::string>& argv,
 RunningProcess::~RunningProcess() {
   if (pid_ > 0 && !ended_) {
     kill(pid_, SIGKILL);
-    waitpid(pid_, &status_, 0);
+    reap(0);
   }
   if (!waited_) {
     std::filesystem::remove(out_path_);
@@ -90,10 +91,18 @@ bool RunningProcess::wait_for_stderr(std::string_view text, std::chrono::millise
   while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
     if (slurp(err_path_).find(text) != std::string::npos) return true;
     if (ended_) return false;
-    if (waitpid(pid_, &status_, WNOHANG) == pid_) ended_ = true;  // one last look, then give up
+    reap(WNOHANG);  // one last look after it ended, then give up
     if (!ended_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return false;
+}
+
+void RunningProcess::reap(int options) {
+  rusage usage{};
+  if (wait4(pid_, &status_, options, &usage) == pid_) {
+    ended_ = true;
+    max_rss_kib_ = usage.ru_maxrss;
+  }
 }
 
 void RunningProcess::signal(int sig) {
@@ -106,10 +115,10 @@ ProcessResult RunningProcess::wait() {
     result.err = spawn_error_;
     return result;
   }
-  if (!ended_) waitpid(pid_, &status_, 0);
-  ended_ = true;
+  if (!ended_) reap(0);
   if (WIFEXITED(status_)) result.status = WEXITSTATUS(status_);
   if (WIFSIGNALED(status_)) result.signal = WTERMSIG(status_);
+  result.max_rss_kib = max_rss_kib_;
   result.out = slurp(out_path_);
   result.err = slurp(err_path_);
   if (!waited_) {

@@ -12,8 +12,9 @@
 namespace moq::harness::testing {
 
 struct ProcessResult {
-  int status = -1;  // exit status; -1 when it did not exit normally
-  int signal = 0;   // the signal that ended it, when one did
+  int status = -1;       // exit status; -1 when it did not exit normally
+  int signal = 0;        // the signal that ended it, when one did
+  long max_rss_kib = 0;  // its peak resident set size
   std::string out;
   std::string err;
 };
@@ -37,10 +38,13 @@ class RunningProcess {
   ProcessResult wait();
 
  private:
+  void reap(int options);  // wait4 with these options; sets ended_ when the child was reaped
+
   pid_t pid_ = -1;       // -1: the spawn failed (spawn_error_ says why)
   bool ended_ = false;   // reaped: status_ holds how it ended
   bool waited_ = false;  // wait() took the output and removed the files
   int status_ = 0;
+  long max_rss_kib_ = 0;
   std::string out_path_, err_path_;
   std::string spawn_error_;
 };

@@ -66,8 +66,8 @@ std::optional<NoiseEstimate> noise_of(const std::vector<CompareCell>& cells,
 
 Result<Comparison> compare(const std::vector<InputFile>& inputs) {
   if (inputs.size() < 2) {
-    return Error{0, "compare needs at least two results files (BASE and HEAD), got " +
-                        std::to_string(inputs.size())};
+    return Error{"compare needs at least two results files (BASE and HEAD), got " +
+                 std::to_string(inputs.size())};
   }
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
 

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/errors.h"
 #include "reports/inputs.h"
 #include "reports/output_format.h"
+#include "reports/schema/results.h"
 #include "reports/table.h"
 
 namespace moq::reports {

@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/json_io.h"
 #include "reports/compare.h"
 #include "reports/json_values.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 
 namespace moq::reports {

@@ -122,13 +122,13 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   if (Status status = check_same_counter(base, head); !status.ok()) return status.error();
   const double limit = options.limits.max_instructions_regression;
   if (!std::isfinite(limit) || limit < 0) {
-    return Error{
-        0, "max_instructions_regression must be a percentage >= 0, got " + std::to_string(limit)};
+    return Error{"max_instructions_regression must be a percentage >= 0, got " +
+                 std::to_string(limit)};
   }
   for (const GateOverride& rule : options.overrides) {
     if (rule.max_instructions_regression && (!std::isfinite(*rule.max_instructions_regression) ||
                                              *rule.max_instructions_regression < 0)) {
-      return Error{0, rule.origin + ": max_instructions_regression must be >= 0"};
+      return Error{rule.origin + ": max_instructions_regression must be >= 0"};
     }
   }
   GateResult result;

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 #include "reports/inputs.h"
 #include "reports/output_format.h"
 #include "reports/overrides.h"

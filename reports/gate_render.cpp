@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/json_io.h"
 #include "reports/gate.h"
 #include "reports/json_values.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 
 namespace moq::reports {

@@ -13,8 +13,8 @@ Result<double> parse_instructions_limit(std::string_view text, std::string_view 
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
       !std::isfinite(value) || value < 0) {
-    return Error{
-        0, std::string(name) + " must be a percentage >= 0, got \"" + std::string(text) + "\""};
+    return Error{std::string(name) + " must be a percentage >= 0, got \"" + std::string(text) +
+                 "\""};
   }
   return value;
 }
@@ -24,9 +24,9 @@ Result<uint64_t> parse_allocations_limit(std::string_view text, std::string_view
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   // from_chars for an unsigned type refuses a '-' (no wrap-around) and values above 2^64 - 1.
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-    return Error{0, std::string(name) + " must be a whole number from 0 to " +
-                        std::to_string(std::numeric_limits<uint64_t>::max()) + ", got \"" +
-                        std::string(text) + "\""};
+    return Error{std::string(name) + " must be a whole number from 0 to " +
+                 std::to_string(std::numeric_limits<uint64_t>::max()) + ", got \"" +
+                 std::string(text) + "\""};
   }
   return value;
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 
 namespace moq::reports {
 

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/results/json_io.h"
 #include "reports/limits.h"
+#include "reports/schema/json_io.h"
 
 namespace moq::reports {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 using results::Json;
 
 Status check_pattern(const std::string& pattern, const std::string& where) {
-  if (pattern.empty()) return Error{0, where + ": empty case pattern"};
+  if (pattern.empty()) return Error{where + ": empty case pattern"};
   return {};
 }
 
@@ -21,7 +21,7 @@ Status check_pattern(const std::string& pattern, const std::string& where) {
 // ignore it.
 Status check_sets_a_limit(const GateOverride& rule, const std::string& where) {
   if (!rule.max_instructions_regression && !rule.max_allocations_increase) {
-    return Error{0, where + ": rule for \"" + rule.pattern + "\" sets no limit"};
+    return Error{where + ": rule for \"" + rule.pattern + "\" sets no limit"};
   }
   return {};
 }
@@ -47,16 +47,16 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
       const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
       if (eq != std::string::npos && key == "max_instructions_regression") {
         Result<double> pct = parse_instructions_limit(value, key);
-        if (!pct.ok()) return Error{0, where + ": " + pct.error().message};
+        if (!pct.ok()) return Error{where + ": " + pct.error().message};
         rule.max_instructions_regression = *pct;
       } else if (eq != std::string::npos && key == "max_allocations_increase") {
         Result<uint64_t> count = parse_allocations_limit(value, key);
-        if (!count.ok()) return Error{0, where + ": " + count.error().message};
+        if (!count.ok()) return Error{where + ": " + count.error().message};
         rule.max_allocations_increase = *count;
       } else {
-        return Error{0, where + ": unknown setting \"" + word +
-                            "\"; expected max_instructions_regression=<percent> or "
-                            "max_allocations_increase=<count>"};
+        return Error{where + ": unknown setting \"" + word +
+                     "\"; expected max_instructions_regression=<percent> or "
+                     "max_allocations_increase=<count>"};
       }
     }
     if (Status status = check_sets_a_limit(rule, where); !status.ok()) return status.error();
@@ -72,39 +72,39 @@ Result<std::vector<GateOverride>> parse_json(std::string_view text, std::string_
   const std::string src(source);
   if (!doc.is_object() || !doc.contains("overrides") || doc.size() != 1 ||
       !doc["overrides"].is_array()) {
-    return Error{0, src + ": expected {\"overrides\": [...]} and nothing else"};
+    return Error{src + ": expected {\"overrides\": [...]} and nothing else"};
   }
   std::vector<GateOverride> rules;
   const Json& list = doc["overrides"];
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string where = src + ": overrides[" + std::to_string(i) + "]";
     const Json& item = list[i];
-    if (!item.is_object()) return Error{0, where + ": expected an object"};
+    if (!item.is_object()) return Error{where + ": expected an object"};
     GateOverride rule;
     rule.origin = where;
     for (const auto& field : item.items()) {
       const Json& value = field.value();
       if (field.key() == "case") {
-        if (!value.is_string()) return Error{0, where + ".case: expected a string"};
+        if (!value.is_string()) return Error{where + ".case: expected a string"};
         rule.pattern = value.get<std::string>();
       } else if (field.key() == "max_instructions_regression") {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
-          return Error{0, where + ".max_instructions_regression: expected a percentage >= 0, got " +
-                              value.dump()};
+          return Error{where + ".max_instructions_regression: expected a percentage >= 0, got " +
+                       value.dump()};
         }
         rule.max_instructions_regression = value.get<double>();
       } else if (field.key() == "max_allocations_increase") {
         if (!value.is_number_integer() ||
             (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
-          return Error{0, where + ".max_allocations_increase: expected a whole number >= 0, got " +
-                              results::json_excerpt(value)};
+          return Error{where + ".max_allocations_increase: expected a whole number >= 0, got " +
+                       results::json_excerpt(value)};
         }
         rule.max_allocations_increase = value.get<uint64_t>();
       } else {
-        return Error{0, where + "." + field.key() + ": unknown field"};
+        return Error{where + "." + field.key() + ": unknown field"};
       }
     }
-    if (!item.contains("case")) return Error{0, where + ".case: missing"};
+    if (!item.contains("case")) return Error{where + ".case: missing"};
     if (Status status = check_pattern(rule.pattern, where + ".case"); !status.ok()) {
       return status.error();
     }
@@ -161,7 +161,7 @@ Result<std::vector<GateOverride>> parse_overrides(std::string_view text, std::st
 
 Result<std::vector<GateOverride>> read_overrides_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{0, "cannot read overrides file " + path};
+  if (!in) return Error{"cannot read overrides file " + path};
   std::ostringstream text;
   text << in.rdbuf();
   return parse_overrides(text.str(), path);

@@ -105,7 +105,7 @@ std::string html_id_list(const std::string& title, const std::vector<std::string
 }  // namespace
 
 Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
-  if (inputs.empty()) return Error{0, "report needs at least one results file"};
+  if (inputs.empty()) return Error{"report needs at least one results file"};
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   html += "<title>moqbench report</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n";
@@ -148,7 +148,7 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
 }
 
 Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs) {
-  if (inputs.empty()) return Error{0, "report needs at least one results file"};
+  if (inputs.empty()) return Error{"report needs at least one results file"};
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
   std::string md = "## moqbench report (" + std::to_string(inputs.size()) + " files, counter " +
                    markdown_escape(counter_text(inputs[0].results.meta)) +

@@ -14,7 +14,7 @@ namespace {
 // Parses --format into `format`; an unknown name is bad input naming it.
 bool parse_format(const CliContext& ctx, const std::string& sub, const std::string& text,
                   reports::OutputFormat& format, int& status) {
-  Result<reports::OutputFormat> f = reports::parse_output_format(text);
+  reports::Result<reports::OutputFormat> f = reports::parse_output_format(text);
   if (!f) {
     status = bad_input(ctx, sub, "--format: " + f.error().message);
     return false;
@@ -76,11 +76,11 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   return [ctx, args]() {
     int status = kExitOk;
     if (!parse_format(ctx, "gate", args->format, args->command.format, status)) return status;
-    Result<double> pct = reports::parse_instructions_limit(args->max_instructions_regression,
-                                                           "--max-instructions-regression");
+    reports::Result<double> pct = reports::parse_instructions_limit(
+        args->max_instructions_regression, "--max-instructions-regression");
     if (!pct) return bad_input(ctx, "gate", pct.error().message);
-    Result<uint64_t> count = reports::parse_allocations_limit(args->max_allocations_increase,
-                                                              "--max-allocations-increase");
+    reports::Result<uint64_t> count = reports::parse_allocations_limit(
+        args->max_allocations_increase, "--max-allocations-increase");
     if (!count) return bad_input(ctx, "gate", count.error().message);
     args->command.max_instructions_regression = *pct;
     args->command.max_allocations_increase = *count;

@@ -3,10 +3,10 @@
 
 #include "harness/cli/commands.h"
 #include "harness/counters/callgrind_launch.h"
-#include "harness/results/results_file.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/sweep.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::cli {
 
@@ -71,7 +71,7 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   // is bad input reported at once, before a re-run under valgrind.
   std::optional<results::ResultsWriter> writer;
   if (!options.out.empty()) {
-    Result<results::ResultsWriter> w = results::ResultsWriter::create(options.out, meta);
+    results::Result<results::ResultsWriter> w = results::ResultsWriter::create(options.out, meta);
     if (!w) return bad_input(ctx, sub, "--out " + options.out + ": " + w.error().message);
     writer.emplace(std::move(*w));
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/counters/instruction_counter.h"
-#include "harness/results/results.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results/results.h"
+#include "reports/schema/results.h"
 #include "harness/runner/case.h"
 #include "harness/runner/memory_estimate.h"
 #include "model/base/result.h"

@@ -11,7 +11,7 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/fatal_errors.h"
-#include "harness/results/results_file.h"
+#include "reports/schema/results_file.h"
 #include "scenarios/all.h"
 #include "tests/harness/fake_scenarios.h"
 
@@ -134,7 +134,7 @@ TEST_F(CliTest, SweepWritesValidJsonAndATable) {
   EXPECT_THAT(r.out, HasSubstr("model/group_write_frames/none/frames=16/batch=1"));
   EXPECT_THAT(r.out, HasSubstr("allocs"));
 
-  Result<results::ResultsFile> file = results::read_results_file(out);  // validates
+  results::Result<results::ResultsFile> file = results::read_results_file(out);  // validates
   ASSERT_TRUE(file) << file.error().message;
   EXPECT_EQ(file->meta.counter_backend, results::CounterBackend::kNone);
   EXPECT_FALSE(file->meta.counter_event);
@@ -172,7 +172,7 @@ TEST_F(CliTest, FailedDeliveryIsRecordedAndTheSweepGoesOn) {
   EXPECT_THAT(r.err,
               HasSubstr("FAILED model/broken/none: measured round 1: delivery check failed"));
   EXPECT_THAT(r.out, HasSubstr("FAILED"));
-  Result<results::ResultsFile> file = results::read_results_file(out);
+  results::Result<results::ResultsFile> file = results::read_results_file(out);
   ASSERT_TRUE(file) << file.error().message;
   ASSERT_EQ(file->cases.size(), 2u);
   EXPECT_TRUE(file->cases[0].flags.failed);

@@ -12,9 +12,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/results/results_file.h"
 #include "harness/runner/case_builder.h"
 #include "harness/runner/memory_estimate.h"
+#include "reports/schema/results_file.h"
 #include "scenarios/register_all.h"
 #include "tests/harness/subprocess.h"
 
@@ -69,7 +69,7 @@ TEST_F(MoqbenchBinaryTest, SweepWritesValidJson) {
       run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4",
                    "--rounds", "2", "--warmup", "1", "--counter", "none", "--out", path("a.json")});
   ASSERT_EQ(r.status, 0) << r.err;
-  Result<results::ResultsFile> file = results::read_results_file(path("a.json"));
+  results::Result<results::ResultsFile> file = results::read_results_file(path("a.json"));
   ASSERT_TRUE(file) << file.error().message;
   ASSERT_EQ(file->cases.size(), 2u);
   EXPECT_EQ(file->cases[0].id, "model/group_write_frames/none/frames=4/batch=1");
@@ -104,7 +104,7 @@ results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<s
                   env);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
-  Result<results::ResultsFile> file = results::read_results_file(out);
+  results::Result<results::ResultsFile> file = results::read_results_file(out);
   EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
   return file ? *file : results::ResultsFile{};
 }
@@ -153,7 +153,7 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
                                  "--rounds", "1", "--warmup", "0", "--out", path("auto.json")},
                                 env());
   ASSERT_EQ(r.status, 0) << r.err;
-  Result<results::ResultsFile> file = results::read_results_file(path("auto.json"));
+  results::Result<results::ResultsFile> file = results::read_results_file(path("auto.json"));
   ASSERT_TRUE(file) << file.error().message;
   // perf where the PMU works; without one (these machines), callgrind: valgrind is installed.
   if (file->meta.counter_backend == results::CounterBackend::kPerf) {

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "harness/counters/alloc_counter.h"
-#include "harness/results/json_io.h"
-#include "harness/results/validate.h"
 #include "harness/runner/memory_estimate.h"
 #include "harness/runner/runner.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/validate.h"
 #include "tests/harness/fake_scenarios.h"
 
 namespace moq::harness {
@@ -25,7 +25,8 @@ class RunnerTest : public ::testing::Test {
     };
     CaseSpec spec(def_, "model", "none", {});
     results::CaseResult c = run_case(spec, options, nullptr);
-    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kNone);
+    results::Status valid =
+        results::validate_case(results::to_json(c), results::CounterBackend::kNone);
     EXPECT_TRUE(valid) << valid.error().message;
     return c;
   }
@@ -216,7 +217,8 @@ class CountedRunnerTest : public RunnerTest {
     };
     CaseSpec spec(def_, "model", "none", {});
     results::CaseResult c = run_case(spec, options, &counter);
-    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kPerf);
+    results::Status valid =
+        results::validate_case(results::to_json(c), results::CounterBackend::kPerf);
     EXPECT_TRUE(valid) << valid.error().message;
     return c;
   }

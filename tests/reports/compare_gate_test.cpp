@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/results/json_io.h"
 #include "reports/commands.h"
 #include "reports/compare.h"
 #include "reports/gate.h"
 #include "reports/overrides.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 #include "tests/reports/synthetic.h"
 

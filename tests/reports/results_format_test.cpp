@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/results/json_io.h"
-#include "harness/results/results.h"
-#include "harness/results/results_file.h"
-#include "harness/results/validate.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/results.h"
+#include "reports/schema/results_file.h"
+#include "reports/schema/validate.h"
 #include "tests/reports/synthetic.h"
 
 namespace moq::results {

@@ -1,4 +1,4 @@
-#include "harness/results/validate.h"
+#include "reports/schema/validate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,11 +33,11 @@ std::string element(const std::string& path, size_t index) {
 }
 
 Error bad(const std::string& path, std::string_view expected, const Json& got) {
-  return Error{0, path + ": expected " + std::string(expected) + ", got " + excerpt(got)};
+  return Error{path + ": expected " + std::string(expected) + ", got " + excerpt(got)};
 }
 
 Error problem(const std::string& path, const std::string& what) {
-  return Error{0, path + ": " + what};
+  return Error{path + ": " + what};
 }
 
 // An object holding exactly `keys`: a missing key is named before an unknown one.

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results/json_text.h"
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/schema/json_text.h"
+#include "reports/schema/results.h"
+#include "reports/schema/status.h"
 
 namespace moq::results {
 

@@ -1,8 +1,8 @@
-#include "harness/results/json_io.h"
+#include "reports/schema/json_io.h"
 
 #include <utility>
 
-#include "harness/results/validate.h"
+#include "reports/schema/validate.h"
 
 namespace moq::results {
 namespace {
@@ -158,7 +158,7 @@ Result<ResultsFile> parse_results(std::string_view text, std::string_view source
   Result<Json> doc = parse_json_text(text, source);
   if (!doc.ok()) return doc.error();
   Result<ResultsFile> file = from_json(*doc);
-  if (!file.ok()) return Error{0, std::string(source) + ": " + file.error().message};
+  if (!file.ok()) return Error{std::string(source) + ": " + file.error().message};
   return file;
 }
 

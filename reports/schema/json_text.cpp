@@ -1,4 +1,4 @@
-#include "harness/results/json_text.h"
+#include "reports/schema/json_text.h"
 
 #include <algorithm>
 #include <set>
@@ -134,10 +134,10 @@ Result<Json> parse_json_text(std::string_view text, std::string_view source) {
       return reader.on_event(event, parsed);
     });
   } catch (const Refusal& refusal) {
-    return Error{0, std::string(source) + ": " + refusal.message};
+    return Error{std::string(source) + ": " + refusal.message};
   } catch (const Json::exception& e) {
     // nlohmann's message carries the position of the syntax error.
-    return Error{0, std::string(source) + ": not valid JSON: " + e.what()};
+    return Error{std::string(source) + ": not valid JSON: " + e.what()};
   }
 }
 

@@ -1,4 +1,4 @@
-#include "harness/results/results.h"
+#include "reports/schema/results.h"
 
 #include <algorithm>
 #include <chrono>

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/base/result.h"
+#include "reports/schema/status.h"
 
 namespace moq::results {
 

@@ -122,18 +122,19 @@ int gbench_main(int argc, char** argv) {
   moq::harness::CounterRequest request;
   if (counter_flag.empty()) {
     // perf where it works, else none: no silent re-run under valgrind.
-    request.mode = moq::harness::CounterMode::Perf;
+    using moq::results::CounterBackend;
+    request.backend = CounterBackend::kPerf;
     moq::Result<moq::harness::CounterChoice> perf = moq::harness::choose_counter(request);
-    request.mode = perf ? moq::harness::CounterMode::Perf : moq::harness::CounterMode::None;
-    if (moq::counters::running_under_valgrind())
-      request.mode = moq::harness::CounterMode::Callgrind;
+    request.backend = perf ? CounterBackend::kPerf : CounterBackend::kNone;
+    if (moq::counters::running_under_valgrind()) request.backend = CounterBackend::kCallgrind;
   } else {
-    moq::Result<moq::harness::CounterMode> mode = moq::harness::parse_counter_mode(counter_flag);
-    if (!mode) {
-      std::cerr << "moqbench_gbench: --moq_counter: " << mode.error().message << '\n';
+    moq::Result<std::optional<moq::results::CounterBackend>> backend =
+        moq::harness::parse_counter_option(counter_flag);
+    if (!backend) {
+      std::cerr << "moqbench_gbench: --moq_counter: " << backend.error().message << '\n';
       return 2;
     }
-    request.mode = *mode;
+    request.backend = *backend;
   }
   moq::Result<moq::harness::CounterChoice> choice = moq::harness::choose_counter(request);
   if (!choice) {

@@ -48,23 +48,23 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     if (Status st = harness::check_case_memory(c, limit); !st)
       return bad_input(ctx, sub, st.error().message);
   }
-  Result<harness::CounterMode> mode = harness::parse_counter_mode(options.counter);
-  if (!mode) return bad_input(ctx, sub, mode.error().message);
-  if (!options.event.empty() && *mode != harness::CounterMode::Perf &&
-      *mode != harness::CounterMode::Auto)
+  Result<std::optional<results::CounterBackend>> backend =
+      harness::parse_counter_option(options.counter);
+  if (!backend) return bad_input(ctx, sub, backend.error().message);
+  if (!options.event.empty() && backend->has_value() && **backend != results::CounterBackend::kPerf)
     return bad_input(ctx, sub,
                      "--event '" + options.event +
                          "' applies to the perf counter only, not to --counter " + options.counter);
-  harness::CounterRequest request{*mode, options.event, options.cpu};
+  harness::CounterRequest request{*backend, options.event, options.cpu};
   Result<harness::CounterChoice> choice = harness::choose_counter(request);
   if (!choice) return bad_input(ctx, sub, choice.error().message);
   err << "moqbench: " << choice->why << '\n';
-  if (!options.event.empty() && choice->backend != counters::CounterBackend::Perf)
+  if (!options.event.empty() && choice->backend != results::CounterBackend::kPerf)
     err << "moqbench: --event '" << options.event << "' is ignored: the counter is not perf\n";
 
   std::vector<std::string> command_line(ctx.argv, ctx.argv + ctx.argc);
   std::string event = choice->counter ? choice->counter->event() : std::string();
-  if (choice->backend == counters::CounterBackend::Callgrind && event.empty()) event = "Ir";
+  if (choice->backend == results::CounterBackend::kCallgrind && event.empty()) event = "Ir";
   results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
 
   // The results file is created (empty and valid) before anything runs, so an unwritable path

@@ -81,7 +81,7 @@ Result<InstrReading> CallgrindCounter::stop() {
     last_dump_number = n;
     last_dump_file_ = path;
     if (!keep_dumps_) std::remove(path.c_str());
-    return InstrReading{*ir, false, CounterBackend::Callgrind};
+    return InstrReading{*ir, false, CounterBackend::kCallgrind};
   }
   return Error{
       0, "callgrind backend: no dump of region '" + std::string(label_) + "' found (" +

@@ -31,7 +31,7 @@ class CallgrindCounter final : public InstructionCounter {
 
   Status start() override;
   Result<InstrReading> stop() override;
-  CounterBackend backend() const override { return CounterBackend::Callgrind; }
+  CounterBackend backend() const override { return CounterBackend::kCallgrind; }
   const std::string& event() const override { return event_; }
   // The callgrind output file; region dumps are this name plus ".<n>".
   const std::string& out_file() const { return out_file_; }

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -86,8 +87,11 @@ int main(int argc, char** argv) {
     std::string_view value = argv[++i];
     uint64_t n = 0;
     if (flag == "--counter") {
-      moq::Result<CounterBackend> b = parse_counter_backend(value);
-      if (!b) return usage(b.error().message);
+      std::optional<CounterBackend> b = moq::results::parse_counter_backend(value);
+      if (!b) {
+        return usage("unknown counter backend '" + std::string(value) +
+                     "': expected one of none, perf, callgrind");
+      }
       options.backend = *b;
       have_backend = true;
     } else if (flag == "--iterations" || flag == "--rounds" || flag == "--allocate" ||
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
   }
   if (!have_backend) return usage("--counter is required");
 
-  if (options.backend == CounterBackend::Callgrind && !running_under_valgrind()) {
+  if (options.backend == CounterBackend::kCallgrind && !running_under_valgrind()) {
     moq::Result<int> status = run_under_callgrind(argc, argv);
     if (status) return *status;
     fprintf(stderr, "moq_counter_probe: %s\n", status.error().message.c_str());
@@ -141,10 +145,10 @@ int main(int argc, char** argv) {
     printf(
         "round=%llu backend=%s event=%s instructions=%llu multiplexed=%d allocs=%llu "
         "bytes=%llu\n",
-        static_cast<unsigned long long>(r), counter_backend_name(reading->backend),
-        c.event().c_str(), static_cast<unsigned long long>(reading->instructions),
-        reading->multiplexed ? 1 : 0, static_cast<unsigned long long>(a.allocs),
-        static_cast<unsigned long long>(a.bytes));
+        static_cast<unsigned long long>(r),
+        std::string(moq::results::to_string(reading->backend)).c_str(), c.event().c_str(),
+        static_cast<unsigned long long>(reading->instructions), reading->multiplexed ? 1 : 0,
+        static_cast<unsigned long long>(a.allocs), static_cast<unsigned long long>(a.bytes));
   }
   return 0;
 }

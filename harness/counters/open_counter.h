@@ -11,7 +11,7 @@
 namespace moq::counters {
 
 struct CounterOptions {
-  CounterBackend backend = CounterBackend::None;
+  CounterBackend backend = CounterBackend::kNone;
   PerfOptions perf;            // used when backend == Perf
   CallgrindOptions callgrind;  // used when backend == Callgrind
 };

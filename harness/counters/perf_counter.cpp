@@ -80,7 +80,7 @@ std::string open_failure_message(const std::string& event, const std::string& en
 InstrReading perf_region_reading(const PerfRawCount& begin, const PerfRawCount& end) {
   const uint64_t enabled = end.time_enabled - begin.time_enabled;
   const uint64_t running = end.time_running - begin.time_running;
-  return InstrReading{end.value - begin.value, running < enabled, CounterBackend::Perf};
+  return InstrReading{end.value - begin.value, running < enabled, CounterBackend::kPerf};
 }
 
 Result<std::unique_ptr<PerfCounter>> PerfCounter::open(const PerfOptions& options) {

@@ -47,7 +47,7 @@ class PerfCounter final : public InstructionCounter {
 
   Status start() override;
   Result<InstrReading> stop() override;
-  CounterBackend backend() const override { return CounterBackend::Perf; }
+  CounterBackend backend() const override { return CounterBackend::kPerf; }
   const std::string& event() const override { return event_; }
   // libpfm4's fully qualified name of the event, e.g.
   // "perf::PERF_COUNT_HW_INSTRUCTIONS:u=1:k=0...".

@@ -240,7 +240,8 @@ Status validate_meta(const Json& j, const std::string& path) {
       backend_json.is_string() ? parse_counter_backend(backend_json.get<std::string>())
                                : std::nullopt;
   if (!backend) {
-    return bad(child(path, "counter_backend"), "\"none\", \"perf\" or \"callgrind\"", backend_json);
+    return bad(child(path, "counter_backend"), "one of " + counter_backend_list(/*quote=*/true),
+               backend_json);
   }
   const Json& event = j["counter_event"];
   if (*backend == CounterBackend::kNone) {

@@ -197,10 +197,10 @@ class ScriptedCounter final : public counters::InstructionCounter {
     counters::InstrReading r;
     r.instructions = 1000 + static_cast<uint64_t>(call);
     r.multiplexed = static_cast<size_t>(call) < multiplexed.size() && multiplexed[call];
-    r.backend = counters::CounterBackend::Perf;
+    r.backend = results::CounterBackend::kPerf;
     return r;
   }
-  counters::CounterBackend backend() const override { return counters::CounterBackend::Perf; }
+  counters::CounterBackend backend() const override { return results::CounterBackend::kPerf; }
   const std::string& event() const override { return event_; }
 
  private:

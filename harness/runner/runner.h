@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "harness/counters/instruction_counter.h"
-#include "reports/schema/results.h"
 #include "harness/runner/scenario.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 

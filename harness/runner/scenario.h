@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "reports/schema/results.h"
 #include "harness/runner/case.h"
 #include "harness/runner/memory_estimate.h"
 #include "model/base/result.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 

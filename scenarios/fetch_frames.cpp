@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/memory_costs.h"
@@ -54,9 +54,7 @@ class FetchFrames final : public ModelWorldCase {
   std::vector<session::FetchConsumer> fetches_;  // per viewer; dropped before the world
 };
 
-}  // namespace
-
-Status register_fetch_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef fetch_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_frames";
   def.summary =
@@ -70,7 +68,11 @@ Status register_fetch_frames(harness::ScenarioRegistry& registry) {
   def.estimate_memory = [](const harness::CaseSpec& spec) {
     return world_memory(spec, static_cast<uint64_t>(spec.integer("frames")), 1, 1, 0);
   };
-  return registry.add(std::move(def));
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(fetch_frames_scenario);
 
 }  // namespace moq::scenarios

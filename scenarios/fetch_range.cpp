@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/memory_costs.h"
@@ -66,9 +66,7 @@ class FetchRange final : public ModelWorldCase {
   std::vector<session::FetchConsumer> fetches_;  // viewer-major; dropped before the world
 };
 
-}  // namespace
-
-Status register_fetch_range(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef fetch_range_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_range";
   def.summary =
@@ -95,7 +93,11 @@ Status register_fetch_range(harness::ScenarioRegistry& registry) {
     const auto burst = static_cast<uint64_t>(spec.integer("burst"));
     return world_memory(spec, kFramesPerGroup, burst, burst, 0);
   };
-  return registry.add(std::move(def));
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(fetch_range_scenario);
 
 }  // namespace moq::scenarios

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "harness/runner/payloads.h"
+#include "harness/runner/registrar.h"
 #include "harness/runner/stack_probe.h"
 #include "model/data/data.h"
-#include "scenarios/all.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/memory_costs.h"
@@ -132,9 +132,7 @@ class GroupWriteFrames final : public harness::Case {
   TrackReader* reader_ = nullptr;
 };
 
-}  // namespace
-
-Status register_group_write_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef group_write_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "group_write_frames";
   def.summary =
@@ -165,7 +163,11 @@ Status register_group_write_frames(harness::ScenarioRegistry& registry) {
     e.add("the payload block", 1, {{"copies", 2}, {"bytes", frame_size + 8 * 3 * frames}});
     return e;
   };
-  return registry.add(std::move(def));
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(group_write_frames_scenario);
 
 }  // namespace moq::scenarios

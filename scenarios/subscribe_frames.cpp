@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/memory_costs.h"
@@ -84,9 +84,7 @@ class SubscribeFrames final : public ModelWorldCase {
   std::vector<GroupConsumer> groups_;         // per viewer: the group read this round
 };
 
-}  // namespace
-
-Status register_subscribe_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef subscribe_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "subscribe_frames";
   def.summary =
@@ -105,7 +103,11 @@ Status register_subscribe_frames(harness::ScenarioRegistry& registry) {
     if (group_bytes > 0) cached = std::clamp<uint64_t>(limits.max_bytes / group_bytes, 1, cached);
     return world_memory(spec, frames, 1, 1, cached);
   };
-  return registry.add(std::move(def));
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(subscribe_frames_scenario);
 
 }  // namespace moq::scenarios

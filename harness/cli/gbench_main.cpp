@@ -22,7 +22,7 @@
 #include "harness/counters/callgrind_launch.h"
 #include "harness/runner/case_builder.h"
 #include "harness/runner/counter_choice.h"
-#include "scenarios/register_all.h"
+#include "harness/runner/registrar.h"
 
 namespace {
 
@@ -150,7 +150,7 @@ int gbench_main(int argc, char** argv) {
   }
 
   moq::harness::ScenarioRegistry registry;
-  if (moq::Status st = moq::scenarios::register_all(registry); !st) {
+  if (moq::Status st = moq::harness::register_linked_scenarios(registry); !st) {
     std::cerr << "moqbench_gbench: scenario registry: " << st.error().message << '\n';
     return 1;
   }

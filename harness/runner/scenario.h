@@ -2,7 +2,8 @@
 //
 // A scenario declares its axes (name, kind, default, allowed values, the values its default sweep
 // takes) and builds a Case from a CaseSpec, one value per axis. The harness never links a
-// scenario directly: a binary fills a ScenarioRegistry (scenarios/register_all.h) and hands it to
+// scenario directly: scenarios register themselves (registrar.h), a binary that links them fills
+// a ScenarioRegistry (register_linked_scenarios) and hands it to
 // the CLI, the sweep or the Google Benchmark adapter.
 //
 // Case ids are paths, `bench/scenario/version/axis=value/...` (DESIGN.md), e.g.

@@ -11,8 +11,8 @@
 
 #include "harness/cli/cli.h"
 #include "harness/cli/fatal_errors.h"
+#include "harness/runner/registrar.h"
 #include "reports/schema/results_file.h"
-#include "scenarios/all.h"
 #include "tests/harness/fake_scenarios.h"
 
 namespace moq::cli {
@@ -31,8 +31,11 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     registry_ = harness::testing::make_test_registry();
-    ASSERT_TRUE(scenarios::register_group_write_frames(registry_));
-    ASSERT_TRUE(scenarios::register_empty_round(registry_));
+    for (const char* name : {"group_write_frames", "empty_round"}) {
+      Result<harness::ScenarioDef> def = harness::registered_scenario(name);
+      ASSERT_TRUE(def) << def.error().message;
+      ASSERT_TRUE(registry_.add(std::move(*def)));
+    }
     dir_ = std::filesystem::temp_directory_path() /
            ("moq-cli-test-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());

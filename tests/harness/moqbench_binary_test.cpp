@@ -11,11 +11,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include "harness/runner/case_builder.h"
 #include "harness/runner/memory_estimate.h"
+#include "harness/runner/registrar.h"
 #include "reports/schema/results_file.h"
-#include "scenarios/register_all.h"
 #include "tests/harness/subprocess.h"
 
 #ifndef MOQBENCH
@@ -165,6 +167,38 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
   }
 }
 
+// Issue 9: scenarios register themselves. A linker drops the object files of a static archive that
+// nothing refers to, registrars and all, so every MOQ_REGISTER_SCENARIO in scenarios/ must show up
+// in `moqbench list` (and in a registry filled from what this test links).
+TEST_F(MoqbenchBinaryTest, EveryRegisteredScenarioShowsUpInList) {
+  size_t in_sources = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(MOQ_SOURCE_DIR "/scenarios")) {
+    if (entry.path().extension() != ".cpp") continue;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("MOQ_REGISTER_SCENARIO(", 0) == 0) ++in_sources;
+  }
+  ASSERT_GT(in_sources, 0u);
+
+  ProcessResult r = run_process({MOQBENCH, "list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::set<std::string> listed;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t at = line.find("  (bench: ");
+    if (at != std::string::npos && line[0] != ' ') listed.insert(line.substr(0, at));
+  }
+  EXPECT_EQ(listed.size(), in_sources) << r.out;
+
+  ScenarioRegistry registry;
+  ASSERT_TRUE(register_linked_scenarios(registry));
+  std::set<std::string> linked;
+  for (const auto& def : registry.scenarios())
+    linked.insert(def->name);
+  EXPECT_EQ(linked, listed);
+  EXPECT_EQ(registered_scenario_count(), in_sources);
+}
+
 // Issue 12, defect 7: a case that cannot fit in what the process may use is refused before it is
 // built, with its size and the axes to lower; it used to die in the allocator (SIGABRT) without a
 // word. The address-space limit stands in for a smaller machine; the uninstrumented build, since
@@ -190,7 +224,7 @@ TEST_F(MoqbenchBinaryTest, CaseThatCannotFitIsRefusedWithItsSizeAndTheAxesToLowe
 // whose viewers hold each round's frames (fetch_frames).
 TEST_F(MoqbenchBinaryTest, MemoryEstimatesAreAboveThePeakUse) {
   ScenarioRegistry registry;
-  ASSERT_TRUE(scenarios::register_all(registry));
+  ASSERT_TRUE(register_linked_scenarios(registry));
   for (const std::string id :
        {"model/fetch_frames/moq-lite-06/publishers=1/viewers=64/frames=16384",
         "model/fetch_frames/moq-transport-22/publishers=2/viewers=16/frames=16384",

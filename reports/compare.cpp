@@ -35,6 +35,7 @@ CompareCell cell_of(const results::CaseResult* c) {
   cell.failed = c->flags.failed;
   cell.instructions = median_of(c->metrics.instructions);
   cell.allocations = median_of(c->metrics.allocations);
+  if (c->metrics.allocations) cell.allocations_max = c->metrics.allocations->max;
   return cell;
 }
 

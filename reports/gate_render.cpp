@@ -80,7 +80,7 @@ std::string warnings(const GateResult& r, std::string_view prefix) {
 Table verdict_table(const GateResult& r) {
   Table table;
   table.header = {"verdict", "case",  "instructions BASE", "instructions HEAD",
-                  "change",  "limit", "allocations",       "allocation limit",
+                  "change",  "limit", "allocations max",   "allocation limit",
                   "reasons"};
   table.align = {Align::kLeft,  Align::kLeft,  Align::kRight, Align::kRight, Align::kRight,
                  Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
@@ -154,8 +154,8 @@ std::string render_csv_rows(const GateResult& r) {
                   "head_instructions",
                   "change_pct",
                   "max_instructions_regression",
-                  "base_allocations",
-                  "head_allocations",
+                  "base_allocations_max",
+                  "head_allocations_max",
                   "max_allocations_increase",
                   "override",
                   "reasons"};
@@ -192,18 +192,18 @@ std::string render_json(const GateResult& r) {
                    {"removed", r.count(Verdict::kRemoved)}};
   Json cases = Json::array();
   for (const GateCase& c : r.cases) {
-    cases.push_back(
-        {{"id", c.id},
-         {"verdict", std::string(to_string(c.verdict))},
-         {"instructions",
-          {{"base", json_or_null(c.base_instructions)},
-           {"head", json_or_null(c.head_instructions)},
-           {"change_pct", json_or_null(c.instructions_change_pct)}}},
-         {"allocations",
-          {{"base", json_or_null(c.base_allocations)}, {"head", json_or_null(c.head_allocations)}}},
-         {"limits", limits_json(c.limits)},
-         {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
-         {"reasons", c.reasons}});
+    cases.push_back({{"id", c.id},
+                     {"verdict", std::string(to_string(c.verdict))},
+                     {"instructions",
+                      {{"base", json_or_null(c.base_instructions)},
+                       {"head", json_or_null(c.head_instructions)},
+                       {"change_pct", json_or_null(c.instructions_change_pct)}}},
+                     {"allocations",
+                      {{"base_max", json_or_null(c.base_allocations)},
+                       {"head_max", json_or_null(c.head_allocations)}}},
+                     {"limits", limits_json(c.limits)},
+                     {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
+                     {"reasons", c.reasons}});
   }
   doc["cases"] = std::move(cases);
   Json unused = Json::array();

@@ -1,9 +1,9 @@
 #include "reports/commands.h"
 
-#include "harness/results/results_file.h"
 #include "reports/charts.h"
 #include "reports/compare.h"
 #include "reports/report.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::reports {
 namespace {
@@ -17,7 +17,7 @@ int write_out(std::ostream& out, std::ostream& err, std::string_view command,
               const std::string& text) {
   out << text;
   out.flush();
-  if (!out) return fail(err, command, Error{0, "cannot write the output"}, kExitOutputError);
+  if (!out) return fail(err, command, Error{"cannot write the output"}, kExitOutputError);
   return kExitOk;
 }
 

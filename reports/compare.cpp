@@ -35,6 +35,7 @@ CompareCell cell_of(const results::CaseResult* c) {
   cell.failed = c->flags.failed;
   cell.instructions = median_of(c->metrics.instructions);
   cell.allocations = median_of(c->metrics.allocations);
+  if (c->metrics.allocations) cell.allocations_max = c->metrics.allocations->max;
   return cell;
 }
 
@@ -66,8 +67,8 @@ std::optional<NoiseEstimate> noise_of(const std::vector<CompareCell>& cells,
 
 Result<Comparison> compare(const std::vector<InputFile>& inputs) {
   if (inputs.size() < 2) {
-    return Error{0, "compare needs at least two results files (BASE and HEAD), got " +
-                        std::to_string(inputs.size())};
+    return Error{"compare needs at least two results files (BASE and HEAD), got " +
+                 std::to_string(inputs.size())};
   }
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
 

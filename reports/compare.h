@@ -1,7 +1,7 @@
 // compare: results files matched case by case (by id) against the first file (BASE): median
-// instructions of each file with its % change against BASE, median allocations as absolute
-// numbers (before -> after), the measured noise where two files come from the same commit and
-// build (inputs.h: same_build), and the NEW and REMOVED cases.
+// instructions of each file with its % change against BASE, median and maximum allocations as
+// absolute numbers (before -> after; the gate judges the maximum), the measured noise where two
+// files come from the same commit and build (inputs.h: same_build), and the NEW and REMOVED cases.
 #pragma once
 
 #include <optional>
@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/errors.h"
 #include "reports/inputs.h"
 #include "reports/output_format.h"
+#include "reports/schema/results.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -21,8 +21,9 @@ namespace moq::reports {
 struct CompareCell {
   bool present = false;
   bool failed = false;
-  std::optional<uint64_t> instructions;  // median; nullopt under the "none" backend or no sample
-  std::optional<uint64_t> allocations;   // median
+  std::optional<uint64_t> instructions;     // median; nullopt under the "none" backend or no sample
+  std::optional<uint64_t> allocations;      // median
+  std::optional<uint64_t> allocations_max;  // the worst measured round
   // Against file 0's instructions; nullopt for file 0, when either side has no count, or when
   // BASE counted 0 and this file did not (no finite change).
   std::optional<double> instructions_change_pct;
@@ -74,7 +75,7 @@ std::string render_comparison(const Comparison& comparison, OutputFormat format)
 
 // The main table of the text formats: BASE's cases (matched and removed) with each file's
 // instructions and change, the noise column when a same-build pair exists, and allocations as
-// "a -> b -> c"; NEW cases are listed apart.
+// "a -> b -> c", medians then maxima; NEW cases are listed apart.
 Table comparison_table(const Comparison& comparison);
 // One sentence naming the same-build pairs (or saying there are none).
 std::string noise_sentence(const Comparison& comparison);

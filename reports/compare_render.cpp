@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/json_io.h"
 #include "reports/compare.h"
 #include "reports/json_values.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -29,11 +29,12 @@ std::string change_cell(const CompareCell& cell) {
   return format_pct(*cell.instructions_change_pct);
 }
 
-std::string allocations_cell(const CompareRow& row) {
+// "a -> b -> c" of one allocation figure (the median or the maximum) across the files.
+std::string allocations_cell(const CompareRow& row, std::optional<uint64_t> CompareCell::*figure) {
   std::string out;
   for (size_t f = 0; f < row.cells.size(); ++f) {
     if (f > 0) out += " -> ";
-    out += value_cell(row.cells[f], row.cells[f].allocations);
+    out += value_cell(row.cells[f], row.cells[f].*figure);
   }
   return out;
 }
@@ -86,6 +87,8 @@ Table comparison_table(const Comparison& c) {
     labels.push_back(file.label);
   table.header.push_back("allocations " + join(labels, " -> "));
   table.align.push_back(Align::kRight);
+  table.header.push_back("allocations max " + join(labels, " -> "));
+  table.align.push_back(Align::kRight);
   const bool notes = has_notes(c);
   if (notes) {
     table.header.push_back("notes");
@@ -101,7 +104,8 @@ Table comparison_table(const Comparison& c) {
       }
     }
     if (noise) cells.push_back(noise_cell(row.noise));
-    cells.push_back(allocations_cell(row));
+    cells.push_back(allocations_cell(row, &CompareCell::allocations));
+    cells.push_back(allocations_cell(row, &CompareCell::allocations_max));
     if (notes) cells.push_back(join(row.notes, "; "));
     table.rows.push_back(std::move(cells));
   }
@@ -130,9 +134,10 @@ std::string new_and_removed_lists(const Comparison& c, IdListStyle style) {
       if (ids.empty()) continue;
       const std::string title = (kind == 0 ? "NEW in " : "REMOVED from ") + c.files[f].label;
       const std::string count = " (" + std::to_string(ids.size()) + ")";
-      out += markdown ? "\n**" + title + "**" + count + "\n\n" : "\n" + title + count + ":\n";
+      out += markdown ? "\n**" + markdown_escape(title) + "**" + count + "\n\n"
+                      : "\n" + title + count + ":\n";
       for (const std::string& id : ids) {
-        out += markdown ? "- `" + id + "`\n" : "  " + id + "\n";
+        out += markdown ? "- " + markdown_code(id) + "\n" : "  " + id + "\n";
       }
     }
   }
@@ -169,9 +174,10 @@ std::string render_table(const Comparison& c) {
 }
 
 std::string render_md(const Comparison& c) {
-  std::string out = "### moqbench compare (counter " + counter_text(c.files[0].meta) + ", BASE " +
-                    c.files[0].label + ")\n\n";
-  out += render_markdown(files_table(c)) + "\n" + noise_sentence(c) + "\n\n";
+  std::string out = "### moqbench compare (counter " +
+                    markdown_escape(counter_text(c.files[0].meta)) + ", BASE " +
+                    markdown_escape(c.files[0].label) + ")\n\n";
+  out += render_markdown(files_table(c)) + "\n" + markdown_escape(noise_sentence(c)) + "\n\n";
   out += render_markdown(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kMarkdown);
   return out;
@@ -185,6 +191,7 @@ std::string render_csv_rows(const Comparison& c) {
     table.header.push_back("instructions:" + label);
     if (f > 0) table.header.push_back("change_pct:" + label);
     table.header.push_back("allocations:" + label);
+    table.header.push_back("allocations_max:" + label);
     table.header.push_back("failed:" + label);
   }
   table.header.push_back("noise_instructions_pct");
@@ -197,6 +204,7 @@ std::string render_csv_rows(const Comparison& c) {
       cells.push_back(csv_cell(cell.instructions));
       if (f > 0) cells.push_back(csv_cell(cell.instructions_change_pct));
       cells.push_back(csv_cell(cell.allocations));
+      cells.push_back(csv_cell(cell.allocations_max));
       cells.push_back(!cell.present ? "" : cell.failed ? "true" : "false");
     }
     cells.push_back(row.noise ? csv_cell(row.noise->instructions_pct) : "");
@@ -231,11 +239,12 @@ std::string render_json(const Comparison& c) {
   Json cases = Json::array();
   for (const CompareRow& row : c.rows) {
     Json instructions = Json::array(), change = Json::array(), allocations = Json::array(),
-         present = Json::array(), failed = Json::array();
+         allocations_max = Json::array(), present = Json::array(), failed = Json::array();
     for (const CompareCell& cell : row.cells) {
       instructions.push_back(json_or_null(cell.instructions));
       change.push_back(json_or_null(cell.instructions_change_pct));
       allocations.push_back(json_or_null(cell.allocations));
+      allocations_max.push_back(json_or_null(cell.allocations_max));
       present.push_back(cell.present);
       failed.push_back(cell.failed);
     }
@@ -251,6 +260,7 @@ std::string render_json(const Comparison& c) {
                      {"instructions", std::move(instructions)},
                      {"instructions_change_pct", std::move(change)},
                      {"allocations", std::move(allocations)},
+                     {"allocations_max", std::move(allocations_max)},
                      {"noise", std::move(noise)},
                      {"notes", row.notes}});
   }

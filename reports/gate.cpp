@@ -45,6 +45,13 @@ std::optional<uint64_t> median_of(const std::optional<results::MetricStats>& sta
   return stats->median;
 }
 
+// Allocations are judged by the worst round: one round that allocates more is a regression even
+// when the median does not move (a pool that refills every k rounds, a growth on round 3).
+std::optional<uint64_t> max_of(const std::optional<results::MetricStats>& stats) {
+  if (!stats) return std::nullopt;
+  return stats->max;
+}
+
 GateLimits limits_for(const GateOptions& options, const GateOverride* rule) {
   GateLimits limits = options.limits;
   if (rule != nullptr) {
@@ -61,8 +68,8 @@ GateLimits limits_for(const GateOptions& options, const GateOverride* rule) {
 void judge(const results::CaseResult& base, const results::CaseResult& head, GateCase& out) {
   out.base_instructions = median_of(base.metrics.instructions);
   out.head_instructions = median_of(head.metrics.instructions);
-  out.base_allocations = median_of(base.metrics.allocations);
-  out.head_allocations = median_of(head.metrics.allocations);
+  out.base_allocations = max_of(base.metrics.allocations);
+  out.head_allocations = max_of(head.metrics.allocations);
   out.base_failed = base.flags.failed;
   out.head_failed = head.flags.failed;
   if (head.flags.failed) {
@@ -95,7 +102,8 @@ void judge(const results::CaseResult& base, const results::CaseResult& head, Gat
   if (out.base_allocations && out.head_allocations) {
     const uint64_t before = *out.base_allocations, after = *out.head_allocations;
     const uint64_t limit = out.limits.max_allocations_increase;
-    const std::string change = "allocations " + format_count(before) + " -> " + format_count(after);
+    const std::string change =
+        "allocations max " + format_count(before) + " -> " + format_count(after);
     if (after > before && after - before > limit) {
       regressed = true;
       regressions.push_back(change + " (+" + format_count(after - before) + " > +" +
@@ -122,13 +130,13 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   if (Status status = check_same_counter(base, head); !status.ok()) return status.error();
   const double limit = options.limits.max_instructions_regression;
   if (!std::isfinite(limit) || limit < 0) {
-    return Error{
-        0, "max_instructions_regression must be a percentage >= 0, got " + std::to_string(limit)};
+    return Error{"max_instructions_regression must be a percentage >= 0, got " +
+                 std::to_string(limit)};
   }
   for (const GateOverride& rule : options.overrides) {
     if (rule.max_instructions_regression && (!std::isfinite(*rule.max_instructions_regression) ||
                                              *rule.max_instructions_regression < 0)) {
-      return Error{0, rule.origin + ": max_instructions_regression must be >= 0"};
+      return Error{rule.origin + ": max_instructions_regression must be >= 0"};
     }
   }
   GateResult result;
@@ -154,7 +162,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
     } else {
       c.verdict = Verdict::kRemoved;
       c.base_instructions = median_of(b.metrics.instructions);
-      c.base_allocations = median_of(b.metrics.allocations);
+      c.base_allocations = max_of(b.metrics.allocations);
       c.base_failed = b.flags.failed;
       c.reasons.push_back("not in HEAD");
     }
@@ -165,7 +173,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
     GateCase c = add(h.id);
     c.verdict = Verdict::kNew;
     c.head_instructions = median_of(h.metrics.instructions);
-    c.head_allocations = median_of(h.metrics.allocations);
+    c.head_allocations = max_of(h.metrics.allocations);
     c.head_failed = h.flags.failed;
     if (h.flags.failed) {
       // A new case that fails is still a failure in HEAD.

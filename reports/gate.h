@@ -1,11 +1,12 @@
 // gate: BASE against HEAD with limits, a verdict per case and an exit code for CI.
 //
-// Per case present in both files (medians of the measured rounds):
+// Per case present in both files (instructions: medians of the measured rounds; allocations: the
+// maximum over the measured rounds, so one round that allocates more is caught):
 //   - HEAD failed                      -> regressed (a failure is never an improvement)
 //   - BASE failed, HEAD did not        -> improved (nothing to compare counts with)
 //   - instructions change > +limit %   -> regressed; < -limit % -> improved
 //     (BASE 0 and HEAD > 0 counts as regressed; skipped under the "none" backend)
-//   - allocations HEAD - BASE > limit  -> regressed; BASE - HEAD > limit -> improved
+//   - allocations max HEAD - max BASE > limit -> regressed; max BASE - max HEAD > limit -> improved
 //   - a regression in either metric wins over an improvement in the other
 // Cases only in HEAD are new (but a new case that failed is regressed), cases only in BASE
 // removed; neither fails the gate unless fail_on_removed is set.
@@ -16,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 #include "reports/inputs.h"
 #include "reports/output_format.h"
 #include "reports/overrides.h"
@@ -25,7 +26,7 @@ namespace moq::reports {
 
 struct GateLimits {
   double max_instructions_regression = 1.0;  // percent
-  uint64_t max_allocations_increase = 0;     // absolute, per round (median)
+  uint64_t max_allocations_increase = 0;     // absolute, per round (the maximum over rounds)
 };
 
 struct GateOptions {
@@ -47,7 +48,7 @@ struct GateCase {
   std::optional<uint64_t> base_instructions;
   std::optional<uint64_t> head_instructions;
   std::optional<double> instructions_change_pct;
-  std::optional<uint64_t> base_allocations;
+  std::optional<uint64_t> base_allocations;  // maximum over the measured rounds
   std::optional<uint64_t> head_allocations;
   std::vector<std::string>
       reasons;  // why regressed or improved, e.g. "instructions +2.00% > +1.00%"

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/json_io.h"
 #include "reports/gate.h"
 #include "reports/json_values.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -80,7 +80,7 @@ std::string warnings(const GateResult& r, std::string_view prefix) {
 Table verdict_table(const GateResult& r) {
   Table table;
   table.header = {"verdict", "case",  "instructions BASE", "instructions HEAD",
-                  "change",  "limit", "allocations",       "allocation limit",
+                  "change",  "limit", "allocations max",   "allocation limit",
                   "reasons"};
   table.align = {Align::kLeft,  Align::kLeft,  Align::kRight, Align::kRight, Align::kRight,
                  Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
@@ -106,6 +106,23 @@ Table verdict_table(const GateResult& r) {
   return table;
 }
 
+// Each line of text escaped for Markdown, the line breaks kept.
+std::string markdown_escape_lines(const std::string& text) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find('\n', start);
+    const size_t stop = end == std::string::npos ? text.size() : end;
+    const std::string_view line = std::string_view(text).substr(start, stop - start);
+    // A list item's own "- " stays Markdown.
+    const bool item = line.substr(0, 2) == "- ";
+    out += (item ? "- " : "") + markdown_escape(line.substr(item ? 2 : 0));
+    if (end != std::string::npos) out += '\n';
+    start = stop + 1;
+  }
+  return out;
+}
+
 std::string render_table(const GateResult& r) {
   std::string out = heading(r) + "\n\n" + render_terminal(verdict_table(r));
   if (std::any_of(r.cases.begin(), r.cases.end(),
@@ -117,13 +134,14 @@ std::string render_table(const GateResult& r) {
 }
 
 std::string render_md(const GateResult& r) {
-  std::string out = "### moqbench " + heading(r) + "\n\n**" + summary(r) + "**\n\n";
+  std::string out =
+      "### moqbench " + markdown_escape(heading(r)) + "\n\n**" + summary(r) + "**\n\n";
   out += render_markdown(verdict_table(r));
   if (std::any_of(r.cases.begin(), r.cases.end(),
                   [](const GateCase& c) { return c.override != nullptr; })) {
     out += "\n\\* limit set by an override rule\n";
   }
-  const std::string warn = warnings(r, "- ");
+  const std::string warn = markdown_escape_lines(warnings(r, "- "));
   if (!warn.empty()) out += "\n" + warn;
   return out;
 }
@@ -136,8 +154,8 @@ std::string render_csv_rows(const GateResult& r) {
                   "head_instructions",
                   "change_pct",
                   "max_instructions_regression",
-                  "base_allocations",
-                  "head_allocations",
+                  "base_allocations_max",
+                  "head_allocations_max",
                   "max_allocations_increase",
                   "override",
                   "reasons"};
@@ -174,18 +192,18 @@ std::string render_json(const GateResult& r) {
                    {"removed", r.count(Verdict::kRemoved)}};
   Json cases = Json::array();
   for (const GateCase& c : r.cases) {
-    cases.push_back(
-        {{"id", c.id},
-         {"verdict", std::string(to_string(c.verdict))},
-         {"instructions",
-          {{"base", json_or_null(c.base_instructions)},
-           {"head", json_or_null(c.head_instructions)},
-           {"change_pct", json_or_null(c.instructions_change_pct)}}},
-         {"allocations",
-          {{"base", json_or_null(c.base_allocations)}, {"head", json_or_null(c.head_allocations)}}},
-         {"limits", limits_json(c.limits)},
-         {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
-         {"reasons", c.reasons}});
+    cases.push_back({{"id", c.id},
+                     {"verdict", std::string(to_string(c.verdict))},
+                     {"instructions",
+                      {{"base", json_or_null(c.base_instructions)},
+                       {"head", json_or_null(c.head_instructions)},
+                       {"change_pct", json_or_null(c.instructions_change_pct)}}},
+                     {"allocations",
+                      {{"base_max", json_or_null(c.base_allocations)},
+                       {"head_max", json_or_null(c.head_allocations)}}},
+                     {"limits", limits_json(c.limits)},
+                     {"override", c.override != nullptr ? Json(c.override->origin) : Json(nullptr)},
+                     {"reasons", c.reasons}});
   }
   doc["cases"] = std::move(cases);
   Json unused = Json::array();

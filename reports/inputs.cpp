@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "harness/results/results_file.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::reports {
 namespace {
@@ -75,10 +75,10 @@ Status check_same_counter(const InputFile& first, const InputFile& other) {
   const results::Meta& a = first.results.meta;
   const results::Meta& b = other.results.meta;
   if (a.counter_backend != b.counter_backend || a.counter_event != b.counter_event) {
-    return Error{0, "cannot compare " + first.path + " (counter " + counter_text(a) + ") with " +
-                        other.path + " (counter " + counter_text(b) +
-                        "): counts from different counter backends or events are never "
-                        "compared; measure both with the same backend and event"};
+    return Error{"cannot compare " + first.path + " (counter " + counter_text(a) + ") with " +
+                 other.path + " (counter " + counter_text(b) +
+                 "): counts from different counter backends or events are never "
+                 "compared; measure both with the same backend and event"};
   }
   return {};
 }

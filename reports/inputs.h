@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/errors.h"
+#include "reports/schema/results.h"
 
 namespace moq::reports {
 

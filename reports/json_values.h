@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "harness/results/json_io.h"
+#include "reports/schema/json_io.h"
 
 namespace moq::reports {
 

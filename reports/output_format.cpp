@@ -9,8 +9,8 @@ Result<OutputFormat> parse_output_format(std::string_view text) {
   if (text == "md") return OutputFormat::kMarkdown;
   if (text == "csv") return OutputFormat::kCsv;
   if (text == "json") return OutputFormat::kJson;
-  return Error{
-      0, "unknown output format \"" + std::string(text) + "\"; expected table, md, csv or json"};
+  return Error{"unknown output format \"" + std::string(text) +
+               "\"; expected table, md, csv or json"};
 }
 
 }  // namespace moq::reports

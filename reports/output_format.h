@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 
 namespace moq::reports {
 

@@ -1,40 +1,19 @@
 #include "reports/overrides.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
-#include "harness/results/json_io.h"
+#include "reports/limits.h"
+#include "reports/schema/json_io.h"
 
 namespace moq::reports {
 namespace {
 
 using results::Json;
 
-Result<double> parse_percent(std::string_view text, const std::string& where) {
-  const std::string copy(text);
-  char* end = nullptr;
-  const double value = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(value) || value < 0) {
-    return Error{
-        0, where + ": max_instructions_regression must be a percentage >= 0, got \"" + copy + "\""};
-  }
-  return value;
-}
-
-Result<uint64_t> parse_count(std::string_view text, const std::string& where) {
-  const std::string copy(text);
-  if (copy.empty() || copy.find_first_not_of("0123456789") != std::string::npos ||
-      copy.size() > 19) {
-    return Error{
-        0, where + ": max_allocations_increase must be a whole number >= 0, got \"" + copy + "\""};
-  }
-  return std::strtoull(copy.c_str(), nullptr, 10);
-}
-
 Status check_pattern(const std::string& pattern, const std::string& where) {
-  if (pattern.empty()) return Error{0, where + ": empty case pattern"};
+  if (pattern.empty()) return Error{where + ": empty case pattern"};
   return {};
 }
 
@@ -42,7 +21,7 @@ Status check_pattern(const std::string& pattern, const std::string& where) {
 // ignore it.
 Status check_sets_a_limit(const GateOverride& rule, const std::string& where) {
   if (!rule.max_instructions_regression && !rule.max_allocations_increase) {
-    return Error{0, where + ": rule for \"" + rule.pattern + "\" sets no limit"};
+    return Error{where + ": rule for \"" + rule.pattern + "\" sets no limit"};
   }
   return {};
 }
@@ -67,17 +46,17 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
       const std::string key = word.substr(0, eq);
       const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
       if (eq != std::string::npos && key == "max_instructions_regression") {
-        Result<double> pct = parse_percent(value, where);
-        if (!pct.ok()) return pct.error();
+        Result<double> pct = parse_instructions_limit(value, key);
+        if (!pct.ok()) return Error{where + ": " + pct.error().message};
         rule.max_instructions_regression = *pct;
       } else if (eq != std::string::npos && key == "max_allocations_increase") {
-        Result<uint64_t> count = parse_count(value, where);
-        if (!count.ok()) return count.error();
+        Result<uint64_t> count = parse_allocations_limit(value, key);
+        if (!count.ok()) return Error{where + ": " + count.error().message};
         rule.max_allocations_increase = *count;
       } else {
-        return Error{0, where + ": unknown setting \"" + word +
-                            "\"; expected max_instructions_regression=<percent> or "
-                            "max_allocations_increase=<count>"};
+        return Error{where + ": unknown setting \"" + word +
+                     "\"; expected max_instructions_regression=<percent> or "
+                     "max_allocations_increase=<count>"};
       }
     }
     if (Status status = check_sets_a_limit(rule, where); !status.ok()) return status.error();
@@ -87,48 +66,45 @@ Result<std::vector<GateOverride>> parse_text(std::string_view text, std::string_
 }
 
 Result<std::vector<GateOverride>> parse_json(std::string_view text, std::string_view source) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    return Error{0, std::string(source) + ": not valid JSON: " + e.what()};
-  }
+  Result<Json> parsed = results::parse_json_text(text, source);
+  if (!parsed.ok()) return parsed.error();
+  const Json& doc = *parsed;
   const std::string src(source);
   if (!doc.is_object() || !doc.contains("overrides") || doc.size() != 1 ||
       !doc["overrides"].is_array()) {
-    return Error{0, src + ": expected {\"overrides\": [...]} and nothing else"};
+    return Error{src + ": expected {\"overrides\": [...]} and nothing else"};
   }
   std::vector<GateOverride> rules;
   const Json& list = doc["overrides"];
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string where = src + ": overrides[" + std::to_string(i) + "]";
     const Json& item = list[i];
-    if (!item.is_object()) return Error{0, where + ": expected an object"};
+    if (!item.is_object()) return Error{where + ": expected an object"};
     GateOverride rule;
     rule.origin = where;
     for (const auto& field : item.items()) {
       const Json& value = field.value();
       if (field.key() == "case") {
-        if (!value.is_string()) return Error{0, where + ".case: expected a string"};
+        if (!value.is_string()) return Error{where + ".case: expected a string"};
         rule.pattern = value.get<std::string>();
       } else if (field.key() == "max_instructions_regression") {
         if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0) {
-          return Error{0, where + ".max_instructions_regression: expected a percentage >= 0, got " +
-                              value.dump()};
+          return Error{where + ".max_instructions_regression: expected a percentage >= 0, got " +
+                       value.dump()};
         }
         rule.max_instructions_regression = value.get<double>();
       } else if (field.key() == "max_allocations_increase") {
         if (!value.is_number_integer() ||
             (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
-          return Error{0, where + ".max_allocations_increase: expected a whole number >= 0, got " +
-                              value.dump()};
+          return Error{where + ".max_allocations_increase: expected a whole number >= 0, got " +
+                       results::json_excerpt(value)};
         }
         rule.max_allocations_increase = value.get<uint64_t>();
       } else {
-        return Error{0, where + "." + field.key() + ": unknown field"};
+        return Error{where + "." + field.key() + ": unknown field"};
       }
     }
-    if (!item.contains("case")) return Error{0, where + ".case: missing"};
+    if (!item.contains("case")) return Error{where + ".case: missing"};
     if (Status status = check_pattern(rule.pattern, where + ".case"); !status.ok()) {
       return status.error();
     }
@@ -185,7 +161,7 @@ Result<std::vector<GateOverride>> parse_overrides(std::string_view text, std::st
 
 Result<std::vector<GateOverride>> read_overrides_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{0, "cannot read overrides file " + path};
+  if (!in) return Error{"cannot read overrides file " + path};
   std::ostringstream text;
   text << in.rdbuf();
   return parse_overrides(text.str(), path);

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 
 namespace moq::reports {
 

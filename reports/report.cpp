@@ -105,7 +105,7 @@ std::string html_id_list(const std::string& title, const std::vector<std::string
 }  // namespace
 
 Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
-  if (inputs.empty()) return Error{0, "report needs at least one results file"};
+  if (inputs.empty()) return Error{"report needs at least one results file"};
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   html += "<title>moqbench report</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n";
@@ -148,16 +148,18 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
 }
 
 Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs) {
-  if (inputs.empty()) return Error{0, "report needs at least one results file"};
+  if (inputs.empty()) return Error{"report needs at least one results file"};
   if (Status status = check_same_counter(inputs); !status.ok()) return status.error();
   std::string md = "## moqbench report (" + std::to_string(inputs.size()) + " files, counter " +
-                   counter_text(inputs[0].results.meta) + "; medians per measured round)\n\n";
+                   markdown_escape(counter_text(inputs[0].results.meta)) +
+                   "; medians per measured round)\n\n";
   md += render_markdown(files_table(inputs));
   if (inputs.size() >= 2) {
     Result<Comparison> comparison = compare(inputs);
     if (!comparison.ok()) return comparison.error();
-    md += "\n### Comparison against " + inputs[0].label + "\n\n" + noise_sentence(*comparison) +
-          "\n\n" + render_markdown(comparison_table(*comparison));
+    md += "\n### Comparison against " + markdown_escape(inputs[0].label) + "\n\n" +
+          markdown_escape(noise_sentence(*comparison)) + "\n\n" +
+          render_markdown(comparison_table(*comparison));
     md += new_and_removed_lists(*comparison, IdListStyle::kMarkdown);
   }
   const Table failed = failed_table(inputs);
@@ -165,7 +167,8 @@ Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs)
   const std::vector<Chart> charts = build_charts(inputs);
   if (!charts.empty()) md += "\n### Chart data\n";
   for (const Chart& chart : charts) {
-    md += "\n#### " + chart_title(chart) + "\n\n" + render_markdown(chart_table(chart));
+    md += "\n#### " + markdown_escape(chart_title(chart)) + "\n\n" +
+          render_markdown(chart_table(chart));
   }
   return md;
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "model/base/result.h"
+#include "reports/errors.h"
 #include "reports/inputs.h"
 
 namespace moq::reports {

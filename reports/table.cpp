@@ -61,22 +61,10 @@ std::string render_terminal(const Table& table) {
 }
 
 std::string render_markdown(const Table& table) {
-  auto cell_text = [](const std::string& cell) {
-    std::string out;
-    for (char c : cell) {
-      if (c == '|')
-        out += "\\|";
-      else if (c == '\n')
-        out += ' ';
-      else
-        out += c;
-    }
-    return out;
-  };
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out = "|";
     for (size_t c = 0; c < table.header.size(); ++c) {
-      out += " " + (c < cells.size() ? cell_text(cells[c]) : std::string()) + " |";
+      out += " " + (c < cells.size() ? markdown_escape(cells[c]) : std::string()) + " |";
     }
     return out + "\n";
   };
@@ -188,6 +176,68 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
     out += parts[i];
   }
   return out;
+}
+
+namespace {
+
+bool is_alnum(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+}  // namespace
+
+std::string markdown_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '|':
+      case '~':
+        out += '\\';
+        out += c;
+        break;
+      case '_': {
+        // GitHub's Markdown takes no emphasis from an underscore inside a word.
+        const bool inside_word =
+            i > 0 && i + 1 < text.size() && is_alnum(text[i - 1]) && is_alnum(text[i + 1]);
+        if (!inside_word) out += '\\';
+        out += c;
+        break;
+      }
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  size_t longest = 0, run = 0;
+  std::string body;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    body += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 std::string html_escape(std::string_view text) {

@@ -21,7 +21,7 @@ struct Table {
 // Columns padded to their widest cell (counted in UTF-8 code points), two spaces apart, header
 // underlined with '-'. No trailing spaces.
 std::string render_terminal(const Table& table);
-// A GitHub Markdown table; '|' in cells is escaped, right-aligned columns use "---:".
+// A GitHub Markdown table; cells are escaped (markdown_escape), right-aligned columns use "---:".
 std::string render_markdown(const Table& table);
 // RFC 4180 CSV: cells with ',', '"' or a line break are quoted, '"' doubled; lines end "\n".
 std::string render_csv(const Table& table);
@@ -44,6 +44,15 @@ std::string csv_cell(const std::optional<double>& value);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 std::string html_escape(std::string_view text);
+// Text from results files (ids, labels, reasons) for Markdown, which a PR comment renders with raw
+// HTML and Markdown syntax live: '<' and '&' become entities, so no tag or entity reaches the
+// page; \ ` * [ ] | ~ are backslash-escaped, and _ too where it could start or end emphasis (not
+// between two letters or digits, so fetch_frames stays readable); line breaks become spaces.
+// '>' stays: without a '<' it opens no tag ("2 -> 3" keeps reading as it should).
+std::string markdown_escape(std::string_view text);
+// The text as a Markdown code span (shown literally): fenced by one backtick more than its
+// longest run of backticks, padded with a space where it starts or ends with one.
+std::string markdown_code(std::string_view text);
 size_t display_width(std::string_view utf8);
 
 }  // namespace moq::reports

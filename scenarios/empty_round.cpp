@@ -1,7 +1,7 @@
 // empty_round: a round that does nothing. Its instruction count is the harness's own cost inside
 // a measured round (the counter's start/stop and the call into the case), which every other
 // case's count includes. Not part of the default sweep.
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 
 namespace moq::scenarios {
 
@@ -15,9 +15,7 @@ class EmptyRound final : public harness::Case {
   harness::StackCounts stack_counts() const override { return {}; }
 };
 
-}  // namespace
-
-Status register_empty_round(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef empty_round_scenario() {
   harness::ScenarioDef def;
   def.name = "empty_round";
   def.summary =
@@ -26,7 +24,11 @@ Status register_empty_round(harness::ScenarioRegistry& registry) {
   def.make = [](const harness::CaseSpec&) -> Result<std::unique_ptr<harness::Case>> {
     return std::unique_ptr<harness::Case>(new EmptyRound());
   };
-  return registry.add(std::move(def));
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(empty_round_scenario);
 
 }  // namespace moq::scenarios

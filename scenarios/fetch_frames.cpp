@@ -4,9 +4,10 @@
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "scenarios/model_world_case.h"
 
 namespace moq::scenarios {
@@ -53,9 +54,7 @@ class FetchFrames final : public ModelWorldCase {
   std::vector<session::FetchConsumer> fetches_;  // per viewer; dropped before the world
 };
 
-}  // namespace
-
-Status register_fetch_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef fetch_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_frames";
   def.summary =
@@ -65,7 +64,15 @@ Status register_fetch_frames(harness::ScenarioRegistry& registry) {
   def.axes = {harness::AxisSpec::version(), publishers_axis(), viewers_axis(), frames_axis(),
               frame_size_axis()};
   def.make = make_world_group_case<FetchFrames>;
-  return registry.add(std::move(def));
+  // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    return world_memory(spec, static_cast<uint64_t>(spec.integer("frames")), 1, 1, 0);
+  };
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(fetch_frames_scenario);
 
 }  // namespace moq::scenarios

@@ -5,9 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "scenarios/model_world_case.h"
 
 namespace moq::scenarios {
@@ -65,9 +66,7 @@ class FetchRange final : public ModelWorldCase {
   std::vector<session::FetchConsumer> fetches_;  // viewer-major; dropped before the world
 };
 
-}  // namespace
-
-Status register_fetch_range(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef fetch_range_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_range";
   def.summary =
@@ -89,7 +88,16 @@ Status register_fetch_range(harness::ScenarioRegistry& registry) {
     return std::unique_ptr<harness::Case>(
         new FetchRange(*config, burst, static_cast<uint64_t>(spec.integer("frame_size"))));
   };
-  return registry.add(std::move(def));
+  // `burst` groups of 4 frames in the publishers' caches; each viewer holds its fetches of them.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    const auto burst = static_cast<uint64_t>(spec.integer("burst"));
+    return world_memory(spec, kFramesPerGroup, burst, burst, 0);
+  };
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(fetch_range_scenario);
 
 }  // namespace moq::scenarios

@@ -9,11 +9,12 @@
 #include <string>
 
 #include "harness/runner/payloads.h"
+#include "harness/runner/registrar.h"
 #include "harness/runner/stack_probe.h"
 #include "model/data/data.h"
-#include "scenarios/all.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "sim/clock.h"
 
 namespace moq::scenarios {
@@ -131,9 +132,7 @@ class GroupWriteFrames final : public harness::Case {
   TrackReader* reader_ = nullptr;
 };
 
-}  // namespace
-
-Status register_group_write_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef group_write_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "group_write_frames";
   def.summary =
@@ -152,7 +151,23 @@ Status register_group_write_frames(harness::ScenarioRegistry& registry) {
     return std::unique_ptr<harness::Case>(
         new GroupWriteFrames(group->frames, batch, group->frame_size));
   };
-  return registry.add(std::move(def));
+  // The group being written and the one cached, the reader's log, the payload block.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    const auto frames = static_cast<uint64_t>(spec.integer("frames"));
+    const auto frame_size = static_cast<uint64_t>(spec.integer("frame_size"));
+    harness::MemoryEstimate e;
+    e.add("the process", kProcessBytes, {});
+    e.add("the cached and the written group", kCachedFrameBytes,
+          {{"groups", 2}, {"frames", frames}}, {"frames"});
+    e.add("the reader's delivery log", kViewerFrameBytes, {{"frames", frames}}, {"frames"});
+    e.add("the payload block", 1, {{"copies", 2}, {"bytes", frame_size + 8 * 3 * frames}});
+    return e;
+  };
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(group_write_frames_scenario);
 
 }  // namespace moq::scenarios

@@ -3,12 +3,14 @@
 // of `frames` frames and finishes it; every subscribed viewer receives it on its group stream and,
 // once the executor is idle, reads every frame of it. Warm-up lasts at least until the viewers'
 // track caches are full (min_warmup_rounds).
+#include <algorithm>
 #include <memory>
 #include <string>
 
-#include "scenarios/all.h"
+#include "harness/runner/registrar.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
 #include "scenarios/model_world_case.h"
 
 namespace moq::scenarios {
@@ -82,9 +84,7 @@ class SubscribeFrames final : public ModelWorldCase {
   std::vector<GroupConsumer> groups_;         // per viewer: the group read this round
 };
 
-}  // namespace
-
-Status register_subscribe_frames(harness::ScenarioRegistry& registry) {
+harness::ScenarioDef subscribe_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "subscribe_frames";
   def.summary =
@@ -93,7 +93,21 @@ Status register_subscribe_frames(harness::ScenarioRegistry& registry) {
   def.axes = {harness::AxisSpec::version(), publishers_axis(), viewers_axis(), frames_axis(),
               frame_size_axis()};
   def.make = make_world_group_case<SubscribeFrames>;
-  return registry.add(std::move(def));
+  // Each viewer's track (made by its session) caches up to CacheLimits' groups, fewer when they
+  // would pass its payload bytes; each viewer holds the round's group besides.
+  def.estimate_memory = [](const harness::CaseSpec& spec) {
+    const auto frames = static_cast<uint64_t>(spec.integer("frames"));
+    const uint64_t group_bytes = frames * static_cast<uint64_t>(spec.integer("frame_size"));
+    const CacheLimits limits;
+    uint64_t cached = limits.max_groups;
+    if (group_bytes > 0) cached = std::clamp<uint64_t>(limits.max_bytes / group_bytes, 1, cached);
+    return world_memory(spec, frames, 1, 1, cached);
+  };
+  return def;
 }
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(subscribe_frames_scenario);
 
 }  // namespace moq::scenarios

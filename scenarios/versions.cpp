@@ -1,21 +1,25 @@
-#include "scenarios/versions.h"
-
+// The protocol versions the scenarios run, in sweep order, and every version name the project
+// knows. This is the one place that decides them: it follows the session layer's own registry
+// (model/session/session.h: kVersions, implemented_versions()), and registers them with the
+// harness as the scenarios register themselves (harness/runner/registrar.h).
+#include "harness/runner/registrar.h"
 #include "model/session/session.h"
 
 namespace moq::scenarios {
 
-std::vector<std::string> implemented_versions() {
-  std::vector<std::string> names;
+namespace {
+
+harness::VersionLists session_versions() {
+  harness::VersionLists lists;
   for (session::Version v : session::implemented_versions())
-    names.emplace_back(session::version_name(v));
-  return names;
+    lists.implemented.emplace_back(session::version_name(v));
+  for (const session::VersionInfo& v : session::kVersions)
+    lists.known.emplace_back(v.name);
+  return lists;
 }
 
-std::vector<std::string> known_versions() {
-  std::vector<std::string> names;
-  for (const session::VersionInfo& v : session::kVersions)
-    names.emplace_back(v.name);
-  return names;
-}
+}  // namespace
+
+MOQ_REGISTER_VERSIONS(session_versions);
 
 }  // namespace moq::scenarios

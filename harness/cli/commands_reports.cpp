@@ -5,6 +5,7 @@
 
 #include "harness/cli/commands.h"
 #include "reports/commands.h"
+#include "reports/limits.h"
 
 namespace moq::cli {
 
@@ -13,7 +14,7 @@ namespace {
 // Parses --format into `format`; an unknown name is bad input naming it.
 bool parse_format(const CliContext& ctx, const std::string& sub, const std::string& text,
                   reports::OutputFormat& format, int& status) {
-  Result<reports::OutputFormat> f = reports::parse_output_format(text);
+  reports::Result<reports::OutputFormat> f = reports::parse_output_format(text);
   if (!f) {
     status = bad_input(ctx, sub, "--format: " + f.error().message);
     return false;
@@ -53,15 +54,19 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   struct Args {
     reports::GateCommand command;
     std::string format = "table";
+    // Taken as text and read by the reports library, which refuses what an unsigned conversion
+    // would wrap around ("-1" must not become 2^64 - 1 and turn the allocation gate off).
+    std::string max_instructions_regression = "1";
+    std::string max_allocations_increase = "0";
   };
   auto args = std::make_shared<Args>();
   sub->add_option("base", args->command.base, "BASE.json")->required();
   sub->add_option("head", args->command.head, "HEAD.json")->required();
-  sub->add_option("--max-instructions-regression", args->command.max_instructions_regression,
-                  "percent of instructions a case may grow by")
+  sub->add_option("--max-instructions-regression", args->max_instructions_regression,
+                  "percent of instructions a case may grow by (a number >= 0)")
       ->capture_default_str();
-  sub->add_option("--max-allocations-increase", args->command.max_allocations_increase,
-                  "allocations per round a case may grow by (absolute)")
+  sub->add_option("--max-allocations-increase", args->max_allocations_increase,
+                  "allocations per round a case may grow by (a whole number >= 0)")
       ->capture_default_str();
   sub->add_option("--overrides", args->command.overrides_file,
                   "per-case limits (reports/README.md for the syntax)");
@@ -71,6 +76,14 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   return [ctx, args]() {
     int status = kExitOk;
     if (!parse_format(ctx, "gate", args->format, args->command.format, status)) return status;
+    reports::Result<double> pct = reports::parse_instructions_limit(
+        args->max_instructions_regression, "--max-instructions-regression");
+    if (!pct) return bad_input(ctx, "gate", pct.error().message);
+    reports::Result<uint64_t> count = reports::parse_allocations_limit(
+        args->max_allocations_increase, "--max-allocations-increase");
+    if (!count) return bad_input(ctx, "gate", count.error().message);
+    args->command.max_instructions_regression = *pct;
+    args->command.max_allocations_increase = *count;
     return reports::run_gate(args->command, ctx.io->out, ctx.io->err);
   };
 }

@@ -17,13 +17,34 @@ struct RunArgs {
   MeasureOptions measure;
 };
 
+// A case id other than the canonical one still runs, but says what it filled in or rewrote and
+// which id the results will carry.
+void explain_id(std::ostream& err, const std::string& typed, const harness::CaseSpec& spec,
+                const harness::CaseIdReading& reading) {
+  if (spec.id() == typed) return;
+  if (!reading.defaulted.empty()) {
+    std::string list;
+    for (const std::string& d : reading.defaulted)
+      list += (list.empty() ? "" : ", ") + d;
+    err << "moqbench run: filled in from the defaults: " << list << '\n';
+  }
+  for (const auto& [as_typed, canonical] : reading.respelled)
+    err << "moqbench run: '" << as_typed << "' is written '" << canonical << "'\n";
+  for (const std::string& hidden : reading.left_out)
+    err << "moqbench run: '" << hidden << "' is the default, which the id leaves out\n";
+  err << "moqbench run: running " << spec.id() << " (the canonical id of '" << typed << "')\n";
+}
+
 Result<harness::CaseSpec> resolve_case(const harness::ScenarioRegistry& registry,
-                                       const RunArgs& args) {
+                                       const RunArgs& args, std::ostream& err) {
   if (args.target.find('/') != std::string::npos) {
     if (!args.sets.empty() || !args.bench.empty())
       return Error{0, "--set and --bench go with a scenario name, not with a case id ('" +
                           args.target + "' names every axis already)"};
-    return harness::parse_case_id(registry, args.target);
+    harness::CaseIdReading reading;
+    Result<harness::CaseSpec> spec = harness::parse_case_id(registry, args.target, &reading);
+    if (spec) explain_id(err, args.target, *spec, reading);
+    return spec;
   }
   Result<const harness::ScenarioDef*> scenario = harness::find_scenario(registry, args.target);
   if (!scenario) return scenario.error();
@@ -52,7 +73,7 @@ Action add_run_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("--bench", args->bench, "bench, with a scenario name (default: its first)");
   add_measure_options(*sub, args->measure);
   return [ctx, args]() {
-    Result<harness::CaseSpec> spec = resolve_case(*ctx.registry, *args);
+    Result<harness::CaseSpec> spec = resolve_case(*ctx.registry, *args, ctx.io->err);
     if (!spec) return bad_input(ctx, "run", spec.error().message);
     std::vector<harness::CaseSpec> cases{std::move(*spec)};
     return measure_cases(

@@ -16,12 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/fatal_errors.h"
 #include "harness/counters/aligned_stack.h"
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/callgrind_launch.h"
 #include "harness/runner/case_builder.h"
 #include "harness/runner/counter_choice.h"
-#include "scenarios/register_all.h"
+#include "harness/runner/registrar.h"
 
 namespace {
 
@@ -121,18 +122,19 @@ int gbench_main(int argc, char** argv) {
   moq::harness::CounterRequest request;
   if (counter_flag.empty()) {
     // perf where it works, else none: no silent re-run under valgrind.
-    request.mode = moq::harness::CounterMode::Perf;
+    using moq::results::CounterBackend;
+    request.backend = CounterBackend::kPerf;
     moq::Result<moq::harness::CounterChoice> perf = moq::harness::choose_counter(request);
-    request.mode = perf ? moq::harness::CounterMode::Perf : moq::harness::CounterMode::None;
-    if (moq::counters::running_under_valgrind())
-      request.mode = moq::harness::CounterMode::Callgrind;
+    request.backend = perf ? CounterBackend::kPerf : CounterBackend::kNone;
+    if (moq::counters::running_under_valgrind()) request.backend = CounterBackend::kCallgrind;
   } else {
-    moq::Result<moq::harness::CounterMode> mode = moq::harness::parse_counter_mode(counter_flag);
-    if (!mode) {
-      std::cerr << "moqbench_gbench: --moq_counter: " << mode.error().message << '\n';
+    moq::Result<std::optional<moq::results::CounterBackend>> backend =
+        moq::harness::parse_counter_option(counter_flag);
+    if (!backend) {
+      std::cerr << "moqbench_gbench: --moq_counter: " << backend.error().message << '\n';
       return 2;
     }
-    request.mode = *mode;
+    request.backend = *backend;
   }
   moq::Result<moq::harness::CounterChoice> choice = moq::harness::choose_counter(request);
   if (!choice) {
@@ -141,13 +143,14 @@ int gbench_main(int argc, char** argv) {
   }
   std::cerr << "moqbench_gbench: " << choice->why << '\n';
   if (choice->reexec) {
-    moq::Status st = moq::counters::reexec_under_callgrind(argc, argv);
-    std::cerr << "moqbench_gbench: " << st.error().message << '\n';
+    moq::Result<int> status = moq::counters::run_under_callgrind(argc, argv);
+    if (status) return *status;
+    std::cerr << "moqbench_gbench: " << status.error().message << '\n';
     return 2;
   }
 
   moq::harness::ScenarioRegistry registry;
-  if (moq::Status st = moq::scenarios::register_all(registry); !st) {
+  if (moq::Status st = moq::harness::register_linked_scenarios(registry); !st) {
     std::cerr << "moqbench_gbench: scenario registry: " << st.error().message << '\n';
     return 1;
   }
@@ -179,5 +182,6 @@ int gbench_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  moq::cli::install_fatal_error_handlers("moqbench_gbench");
   return moq::counters::run_on_page_aligned_stack(gbench_main, argc, argv);
 }

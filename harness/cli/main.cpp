@@ -1,17 +1,19 @@
-// moqbench: the harness's command line over every scenario of scenarios/.
+// moqbench: the harness's command line over every scenario linked into it (scenarios/ register
+// themselves; the binary links them in).
 #include <unistd.h>
 
 #include <iostream>
 
 #include "harness/cli/cli.h"
+#include "harness/cli/fatal_errors.h"
 #include "harness/counters/aligned_stack.h"
-#include "scenarios/register_all.h"
+#include "harness/runner/registrar.h"
 
 namespace {
 
 int moqbench_main(int argc, char** argv) {
   moq::harness::ScenarioRegistry registry;
-  if (moq::Status st = moq::scenarios::register_all(registry); !st) {
+  if (moq::Status st = moq::harness::register_linked_scenarios(registry); !st) {
     std::cerr << "moqbench: scenario registry: " << st.error().message << '\n';
     return moq::cli::kExitFailed;
   }
@@ -22,5 +24,6 @@ int moqbench_main(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  moq::cli::install_fatal_error_handlers("moqbench");
   return moq::counters::run_on_page_aligned_stack(moqbench_main, argc, argv);
 }

@@ -3,9 +3,10 @@
 
 #include "harness/cli/commands.h"
 #include "harness/counters/callgrind_launch.h"
-#include "harness/results/results_file.h"
+#include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/sweep.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::cli {
 
@@ -40,37 +41,47 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
                   const std::function<void(const results::Meta&,
                                            const std::vector<results::CaseResult>&)>& summarize) {
   std::ostream& err = ctx.io->err;
-  Result<harness::CounterMode> mode = harness::parse_counter_mode(options.counter);
-  if (!mode) return bad_input(ctx, sub, mode.error().message);
-  if (!options.event.empty() && *mode != harness::CounterMode::Perf &&
-      *mode != harness::CounterMode::Auto)
+  // Every case is checked against memory first, so that one too big for this machine is bad
+  // input, named with its size and the axes to lower, before anything runs.
+  const harness::MemoryLimit limit = harness::memory_limit();
+  for (const harness::CaseSpec& c : cases) {
+    if (Status st = harness::check_case_memory(c, limit); !st)
+      return bad_input(ctx, sub, st.error().message);
+  }
+  Result<std::optional<results::CounterBackend>> backend =
+      harness::parse_counter_option(options.counter);
+  if (!backend) return bad_input(ctx, sub, backend.error().message);
+  if (!options.event.empty() && backend->has_value() && **backend != results::CounterBackend::kPerf)
     return bad_input(ctx, sub,
                      "--event '" + options.event +
                          "' applies to the perf counter only, not to --counter " + options.counter);
-  harness::CounterRequest request{*mode, options.event, options.cpu};
+  harness::CounterRequest request{*backend, options.event, options.cpu};
   Result<harness::CounterChoice> choice = harness::choose_counter(request);
   if (!choice) return bad_input(ctx, sub, choice.error().message);
   err << "moqbench: " << choice->why << '\n';
-  if (!options.event.empty() && choice->backend != counters::CounterBackend::Perf)
+  if (!options.event.empty() && choice->backend != results::CounterBackend::kPerf)
     err << "moqbench: --event '" << options.event << "' is ignored: the counter is not perf\n";
 
   std::vector<std::string> command_line(ctx.argv, ctx.argv + ctx.argc);
   std::string event = choice->counter ? choice->counter->event() : std::string();
-  if (choice->backend == counters::CounterBackend::Callgrind && event.empty()) event = "Ir";
+  if (choice->backend == results::CounterBackend::kCallgrind && event.empty()) event = "Ir";
   results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
 
   // The results file is created (empty and valid) before anything runs, so an unwritable path
   // is bad input reported at once, before a re-run under valgrind.
   std::optional<results::ResultsWriter> writer;
   if (!options.out.empty()) {
-    Result<results::ResultsWriter> w = results::ResultsWriter::create(options.out, meta);
+    results::Result<results::ResultsWriter> w = results::ResultsWriter::create(options.out, meta);
     if (!w) return bad_input(ctx, sub, "--out " + options.out + ": " + w.error().message);
     writer.emplace(std::move(*w));
   }
   if (choice->reexec) {
     err << std::flush;
-    Status st = counters::reexec_under_callgrind(ctx.argc, ctx.argv);
-    return bad_input(ctx, sub, "--counter callgrind: " + st.error().message);
+    Result<int> status = counters::run_under_callgrind(ctx.argc, ctx.argv);
+    if (!status) return bad_input(ctx, sub, "--counter callgrind: " + status.error().message);
+    if (*status >= 128)
+      err << "moqbench: the run under valgrind was ended by signal " << *status - 128 << '\n';
+    return *status;
   }
 
   harness::RunOptions run{options.warmup, options.rounds};

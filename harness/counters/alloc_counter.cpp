@@ -101,21 +101,55 @@ extern "C" void moq_alloc_counter_anchor() {}
 
 // ---- operator new / delete -----------------------------------------------------------------
 
-#if MOQ_SANITIZE
-// ASan intercepts malloc/free; forwarding there keeps every block under its checks.
 namespace {
 
-void* checked_malloc(size_t size, size_t align) noexcept {
+#if MOQ_SANITIZE
+// ASan intercepts malloc/free; forwarding there keeps every block under its checks.
+void* raw_alloc(size_t size, size_t align) noexcept {
   if (size == 0) size = 1;  // operator new(0) must return a unique non-null pointer
   if (align <= alignof(std::max_align_t)) return std::malloc(size);
   void* p = nullptr;
   if (align < sizeof(void*)) align = sizeof(void*);
   return posix_memalign(&p, align, size) == 0 ? p : nullptr;
 }
+inline void fwd_delete(void* p) noexcept {
+  std::free(p);
+}
+inline void fwd_delete_sized(void* p, size_t) noexcept {
+  std::free(p);
+}
+inline void fwd_delete_aligned(void* p, size_t) noexcept {
+  std::free(p);
+}
+inline void fwd_delete_sized_aligned(void* p, size_t, size_t) noexcept {
+  std::free(p);
+}
+#else
+// mimalloc's own operator new (mi_new) calls abort() when memory runs out: it is C and cannot
+// throw, so the process died in the allocator without a word. Its malloc returns NULL instead,
+// and new_or_throw below turns that into std::bad_alloc, which the harness reports.
+void* raw_alloc(size_t size, size_t align) noexcept {
+  if (align <= alignof(std::max_align_t)) return mi_malloc(size);  // non-null for size 0 too
+  return mi_malloc_aligned(size, align);
+}
+inline void fwd_delete(void* p) noexcept {
+  mi_free(p);
+}
+inline void fwd_delete_sized(void* p, size_t n) noexcept {
+  mi_free_size(p, n);
+}
+inline void fwd_delete_aligned(void* p, size_t al) noexcept {
+  mi_free_aligned(p, al);
+}
+inline void fwd_delete_sized_aligned(void* p, size_t n, size_t al) noexcept {
+  mi_free_size_aligned(p, n, al);
+}
+#endif
 
+// operator new's contract: retry through the new-handler while there is one, then throw.
 void* new_or_throw(size_t size, size_t align) {
   for (;;) {
-    if (void* p = checked_malloc(size, align)) return p;
+    if (void* p = raw_alloc(size, align)) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
@@ -142,48 +176,8 @@ inline void* fwd_new_nothrow(size_t n) noexcept {
 inline void* fwd_new_aligned_nothrow(size_t n, size_t al) noexcept {
   return new_nothrow(n, al);
 }
-inline void fwd_delete(void* p) noexcept {
-  std::free(p);
-}
-inline void fwd_delete_sized(void* p, size_t) noexcept {
-  std::free(p);
-}
-inline void fwd_delete_aligned(void* p, size_t) noexcept {
-  std::free(p);
-}
-inline void fwd_delete_sized_aligned(void* p, size_t, size_t) noexcept {
-  std::free(p);
-}
 
 }  // namespace
-#else
-namespace {
-inline void* fwd_new(size_t n) {
-  return mi_new(n);
-}
-inline void* fwd_new_aligned(size_t n, size_t al) {
-  return mi_new_aligned(n, al);
-}
-inline void* fwd_new_nothrow(size_t n) noexcept {
-  return mi_new_nothrow(n);
-}
-inline void* fwd_new_aligned_nothrow(size_t n, size_t al) noexcept {
-  return mi_new_aligned_nothrow(n, al);
-}
-inline void fwd_delete(void* p) noexcept {
-  mi_free(p);
-}
-inline void fwd_delete_sized(void* p, size_t n) noexcept {
-  mi_free_size(p, n);
-}
-inline void fwd_delete_aligned(void* p, size_t al) noexcept {
-  mi_free_aligned(p, al);
-}
-inline void fwd_delete_sized_aligned(void* p, size_t n, size_t al) noexcept {
-  mi_free_size_aligned(p, n, al);
-}
-}  // namespace
-#endif
 
 void* operator new(size_t n) {
   count_alloc(n);

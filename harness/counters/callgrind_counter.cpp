@@ -37,14 +37,14 @@ Result<std::unique_ptr<CallgrindCounter>> CallgrindCounter::open(const Callgrind
   if (!running_under_valgrind()) {
     return Error{0,
                  "callgrind backend: not running under valgrind; the program must re-run "
-                 "itself through reexec_under_callgrind (the moqbench CLI does this for "
+                 "itself through run_under_callgrind (the moqbench CLI does this for "
                  "--counter callgrind)"};
   }
   const char* out = getenv(kCallgrindOutFileEnv);
   if (out == nullptr || out[0] == '\0') {
     return Error{0, std::string("callgrind backend: running under valgrind but ") +
                         kCallgrindOutFileEnv +
-                        " is not set; start through reexec_under_callgrind, or run `valgrind "
+                        " is not set; start through run_under_callgrind, or run `valgrind "
                         "--tool=callgrind --instr-atstart=no --callgrind-out-file=F ...` with " +
                         kCallgrindOutFileEnv + "=F"};
   }
@@ -81,7 +81,7 @@ Result<InstrReading> CallgrindCounter::stop() {
     last_dump_number = n;
     last_dump_file_ = path;
     if (!keep_dumps_) std::remove(path.c_str());
-    return InstrReading{*ir, false, CounterBackend::Callgrind};
+    return InstrReading{*ir, false, CounterBackend::kCallgrind};
   }
   return Error{
       0, "callgrind backend: no dump of region '" + std::string(label_) + "' found (" +

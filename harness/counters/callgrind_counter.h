@@ -25,13 +25,13 @@ struct CallgrindOptions {
 
 class CallgrindCounter final : public InstructionCounter {
  public:
-  // Fails unless the process runs under valgrind started by reexec_under_callgrind (or by hand
+  // Fails unless the process runs under valgrind started by run_under_callgrind (or by hand
   // with the same options and MOQ_CALLGRIND_OUT_FILE set).
   static Result<std::unique_ptr<CallgrindCounter>> open(const CallgrindOptions& options = {});
 
   Status start() override;
   Result<InstrReading> stop() override;
-  CounterBackend backend() const override { return CounterBackend::Callgrind; }
+  CounterBackend backend() const override { return CounterBackend::kCallgrind; }
   const std::string& event() const override { return event_; }
   // The callgrind output file; region dumps are this name plus ".<n>".
   const std::string& out_file() const { return out_file_; }

@@ -1,15 +1,65 @@
 #include "harness/counters/callgrind_launch.h"
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <valgrind/valgrind.h>
 
+#include <array>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+
+extern char** environ;
 
 namespace moq::counters {
+
+namespace {
+
+// The child being waited for, and the last signal this process was sent while waiting: written
+// by the signal handler, so of the one type it may write.
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_signal = 0;
+
+constexpr std::array<int, 3> kForwarded = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void forward_to_child(int sig) {
+  g_signal = sig;
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+}
+
+std::string default_tmp_root() {
+  const char* tmp = getenv("TMPDIR");
+  return tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp";
+}
+
+// The pid in "moq-callgrind.<pid>.<rest>", and <rest>; pid 0 when the name is not of that form.
+std::pair<pid_t, std::string_view> parse_run_name(std::string_view name) {
+  if (name.substr(0, kCallgrindRunPrefix.size()) != kCallgrindRunPrefix) return {0, {}};
+  name.remove_prefix(kCallgrindRunPrefix.size());
+  const size_t dot = name.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot > 9) return {0, {}};
+  pid_t pid = 0;
+  for (char c : name.substr(0, dot)) {
+    if (c < '0' || c > '9') return {0, {}};
+    pid = pid * 10 + (c - '0');
+  }
+  return {pid, name.substr(dot + 1)};
+}
+
+bool process_exists(pid_t pid) {
+  return kill(pid, 0) == 0 || errno == EPERM;  // EPERM: it exists, owned by someone else
+}
+
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
+
+}  // namespace
 
 bool running_under_valgrind() {
   return RUNNING_ON_VALGRIND != 0;
@@ -33,22 +83,48 @@ Result<std::string> find_valgrind() {
                       "--counter perf on a machine with a hardware PMU"};
 }
 
-std::vector<std::string> callgrind_command_line(const std::string& valgrind,
-                                                const std::string& out_file,
+std::vector<std::string> callgrind_command_line(const std::string& valgrind, const std::string& dir,
                                                 const std::string& program,
                                                 const std::vector<std::string>& args) {
-  std::vector<std::string> cmd = {
-      valgrind, "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=" + out_file, "-q",
-      program};
+  std::vector<std::string> cmd = {valgrind,
+                                  "--tool=callgrind",
+                                  "--instr-atstart=no",
+                                  "--callgrind-out-file=" + dir + "/callgrind.out",
+                                  "--vgdb-prefix=" + dir + "/vgdb-pipe",
+                                  "-q",
+                                  program};
   cmd.insert(cmd.end(), args.begin(), args.end());
   return cmd;
 }
 
-Status reexec_under_callgrind(int argc, char* const argv[],
-                              const std::vector<std::pair<std::string, std::string>>& extra_env,
-                              const std::string& out_dir) {
+size_t remove_stale_callgrind_runs(const std::string& tmp_root) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> stale;
+  std::error_code ec;
+  for (fs::directory_iterator it(tmp_root, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const auto [pid, rest] = parse_run_name(name);
+    if (pid <= 0) continue;
+    std::error_code type_ec;
+    const bool private_dir = it->is_directory(type_ec) && rest.size() == 6;  // mkdtemp's XXXXXX
+    const bool old_file = it->is_regular_file(type_ec) &&
+                          (rest == "out" || rest.substr(0, 4) == "out.");  // before private dirs
+    if ((private_dir || old_file) && !process_exists(pid)) stale.push_back(it->path());
+  }
+  size_t removed = 0;
+  for (const fs::path& p : stale) {
+    std::error_code rm;
+    fs::remove_all(p, rm);
+    if (!rm) ++removed;
+  }
+  return removed;
+}
+
+Result<int> run_under_callgrind(int argc, char* const argv[],
+                                const std::vector<std::pair<std::string, std::string>>& extra_env,
+                                const std::string& tmp_root) {
   if (running_under_valgrind()) {
-    return Error{0, "reexec_under_callgrind: already running under valgrind"};
+    return Error{0, "run_under_callgrind: already running under valgrind"};
   }
   Result<std::string> valgrind = find_valgrind();
   if (!valgrind) return valgrind.error();
@@ -64,41 +140,112 @@ Status reexec_under_callgrind(int argc, char* const argv[],
     program = argv[0];
   } else {
     return Error{0,
-                 "reexec_under_callgrind: cannot find this program (no /proc/self/exe, no "
-                 "argv[0])"};
+                 "run_under_callgrind: cannot find this program (no /proc/self/exe, no argv[0])"};
   }
 
-  std::string dir = out_dir;
-  if (dir.empty()) {
-    const char* tmp = getenv("TMPDIR");
-    dir = tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp";
+  const std::string root = tmp_root.empty() ? default_tmp_root() : tmp_root;
+  remove_stale_callgrind_runs(root);
+  std::string dir =
+      root + "/" + std::string(kCallgrindRunPrefix) + std::to_string(getpid()) + ".XXXXXX";
+  if (mkdtemp(dir.data()) == nullptr) {
+    const int err = errno;
+    return Error{static_cast<uint64_t>(err),
+                 "run_under_callgrind: cannot make a private directory " + dir + ": " +
+                     errno_text(err) + " (set TMPDIR to a writable directory)"};
   }
-  // execv keeps the process id, so valgrind and the program run under this same pid.
-  const std::string out_file = dir + "/moq-callgrind." + std::to_string(getpid()) + ".out";
 
+  // Everything the child needs is built before fork: after it, only async-signal-safe calls.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i)
     args.emplace_back(argv[i]);
-  std::vector<std::string> cmd = callgrind_command_line(*valgrind, out_file, program, args);
-
-  if (setenv(kCallgrindOutFileEnv, out_file.c_str(), 1) != 0) {
-    return Error{0, std::string("reexec_under_callgrind: setenv failed: ") + strerror(errno)};
-  }
-  for (const auto& [name, value] : extra_env) {
-    if (setenv(name.c_str(), value.c_str(), 1) != 0) {
-      return Error{0, "reexec_under_callgrind: setenv " + name + " failed: " + strerror(errno)};
-    }
-  }
+  std::vector<std::string> cmd = callgrind_command_line(*valgrind, dir, program, args);
   std::vector<char*> cargv;
   for (std::string& s : cmd)
     cargv.push_back(s.data());
   cargv.push_back(nullptr);
-  fflush(nullptr);  // buffered output would be lost by execv
-  execv(cargv[0], cargv.data());
-  const int err = errno;
-  unsetenv(kCallgrindOutFileEnv);
-  return Error{static_cast<uint64_t>(err),
-               "reexec_under_callgrind: execv " + *valgrind + " failed: " + strerror(err)};
+  std::vector<std::pair<std::string, std::string>> set = extra_env;
+  set.emplace_back(kCallgrindOutFileEnv, dir + "/callgrind.out");
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    bool replaced = false;
+    for (const auto& [name, value] : set)
+      replaced = replaced || (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
+                              entry[name.size()] == '=');
+    if (!replaced) env.emplace_back(entry);
+  }
+  for (const auto& [name, value] : set)
+    env.push_back(name + "=" + value);
+  std::vector<char*> cenv;
+  for (std::string& s : env)
+    cenv.push_back(s.data());
+  cenv.push_back(nullptr);
+  const std::string exec_failed = "run_under_callgrind: execve " + *valgrind + " failed\n";
+
+  // Signals that would end this process are passed on to the child instead, and this process
+  // waits for it to end, then cleans up.
+  g_child = 0;
+  g_signal = 0;
+  struct sigaction forward {};
+  forward.sa_handler = forward_to_child;
+  sigemptyset(&forward.sa_mask);
+  std::array<struct sigaction, kForwarded.size()> previous{};
+  for (size_t i = 0; i < kForwarded.size(); ++i)
+    sigaction(kForwarded[i], &forward, &previous[i]);
+  auto restore_signals = [&] {
+    for (size_t i = 0; i < kForwarded.size(); ++i)
+      sigaction(kForwarded[i], &previous[i], nullptr);
+  };
+  auto remove_dir = [&] {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  };
+
+  std::fflush(nullptr);  // buffered output would be written twice, by both processes
+  const pid_t parent = getpid();
+  const pid_t child = fork();
+  if (child < 0) {
+    const int err = errno;
+    restore_signals();
+    remove_dir();
+    return Error{static_cast<uint64_t>(err),
+                 "run_under_callgrind: fork failed: " + errno_text(err)};
+  }
+  if (child == 0) {
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int sig : kForwarded)
+      sigaction(sig, &dfl, nullptr);
+    // Dies with its parent, so a SIGKILLed run leaves no valgrind writing into a directory the
+    // next run removes.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
+    execve(cargv[0], cargv.data(), cenv.data());
+    ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
+    (void)ignored;
+    _exit(127);
+  }
+  g_child = child;
+  if (g_signal != 0) kill(child, g_signal);  // a signal that came before g_child was set
+
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  g_child = 0;
+  remove_dir();
+  restore_signals();
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    for (int forwarded : kForwarded) {
+      if (sig != forwarded) continue;
+      // Interrupted: end the same way, so that a calling shell or CI sees the interruption.
+      signal(sig, SIG_DFL);
+      raise(sig);
+    }
+    return 128 + sig;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 }  // namespace moq::counters

@@ -1,16 +1,22 @@
-// Running the program under callgrind: detection, and re-executing the current program under
+// Running the program under callgrind: detection, and running the current program again under
 // valgrind so a single command line (`moqbench --counter callgrind ...`) measures with callgrind.
 //
 // The command line (see callgrind_command_line):
-//   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=<dir>/moq-callgrind.<pid>.out
-//            -q <program> <args...>
-// with the environment variable MOQ_CALLGRIND_OUT_FILE=<that file> as the marker telling the
-// child it was started this way and where its dumps go. Instrumentation is off at start and
+//   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=<dir>/callgrind.out
+//            --vgdb-prefix=<dir>/vgdb-pipe -q <program> <args...>
+// with the environment variable MOQ_CALLGRIND_OUT_FILE=<dir>/callgrind.out as the marker telling
+// the child it was started this way and where its dumps go. Instrumentation is off at start and
 // switched on around each measured region only (CallgrindCounter), so set-up and teardown run
 // without callgrind's instrumentation overhead; see README.md for the measurements behind this.
+//
+// <dir> is private to the run, "$TMPDIR/moq-callgrind.<pid>.XXXXXX" (mkdtemp; /tmp without
+// TMPDIR): callgrind's out-file, each region's dump (callgrind.out.<n>) and valgrind's vgdb pipes
+// all live there, and nothing else of the run touches $TMPDIR, so one removal cleans up all of it.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -18,8 +24,10 @@
 
 namespace moq::counters {
 
-// Set in the child's environment by reexec_under_callgrind: the callgrind output file.
+// Set in the child's environment by run_under_callgrind: the callgrind output file.
 inline constexpr const char* kCallgrindOutFileEnv = "MOQ_CALLGRIND_OUT_FILE";
+// The start of the name of every private run directory (and of the files older versions left).
+inline constexpr std::string_view kCallgrindRunPrefix = "moq-callgrind.";
 
 // True when this process runs under valgrind (any tool).
 bool running_under_valgrind();
@@ -27,19 +35,31 @@ bool running_under_valgrind();
 // The valgrind executable found in PATH, or an Error saying valgrind is not installed.
 Result<std::string> find_valgrind();
 
-// The argv that reexec_under_callgrind executes.
-std::vector<std::string> callgrind_command_line(const std::string& valgrind,
-                                                const std::string& out_file,
+// The argv that run_under_callgrind executes, for the private directory `dir`.
+std::vector<std::string> callgrind_command_line(const std::string& valgrind, const std::string& dir,
                                                 const std::string& program,
                                                 const std::vector<std::string>& args);
 
-// Replaces this process with `valgrind --tool=callgrind ... <this program> argv[1..]`, adding
-// MOQ_CALLGRIND_OUT_FILE and `extra_env` to the environment. Dumps go to `out_dir` ($TMPDIR, or
-// /tmp, when empty). Returns only on failure: already under valgrind, valgrind not installed,
-// or execv failed; the Error says which.
-Status reexec_under_callgrind(
+// Runs `valgrind --tool=callgrind ... <this program> argv[1..]` as a child process, with
+// MOQ_CALLGRIND_OUT_FILE and `extra_env` added to its environment, waits for it, and removes its
+// private directory (made under `tmp_root`; $TMPDIR, else /tmp, when empty) however it ended:
+//   - SIGINT, SIGTERM or SIGHUP sent to this process are passed on to the child, and the
+//     directory is removed once it has ended;
+//   - the child is killed when this process dies (PR_SET_PDEATHSIG), so a run killed with SIGKILL
+//     leaves only the directory, which the next run removes (remove_stale_callgrind_runs).
+// Returns the child's exit status for this process to exit with. When a signal ended the child,
+// this process ends itself with the same signal after cleaning up (so a shell sees the
+// interruption), and does not return. An Error when the child could not be started (already
+// under valgrind, valgrind not installed, no private directory, fork failed).
+Result<int> run_under_callgrind(
     int argc, char* const argv[],
     const std::vector<std::pair<std::string, std::string>>& extra_env = {},
-    const std::string& out_dir = {});
+    const std::string& tmp_root = {});
+
+// Removes what runs left in `tmp_root` when they were killed too hard to clean up: private
+// directories of processes that no longer exist, and the files older versions wrote straight
+// into $TMPDIR (moq-callgrind.<pid>.out, .out.<n>) for dead processes. Entries of live processes
+// are left alone. Returns how many entries it removed.
+size_t remove_stale_callgrind_runs(const std::string& tmp_root);
 
 }  // namespace moq::counters

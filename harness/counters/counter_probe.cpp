@@ -1,6 +1,6 @@
 // moq_counter_probe: runs a fixed loop inside measured regions and prints each region's counts.
 // It exercises the counters end to end (tests run it under callgrind; on a machine with a PMU it
-// checks the perf backend), and shows how a program adopts the callgrind re-exec.
+// checks the perf backend), and shows how a program adopts the callgrind re-run.
 //
 //   moq_counter_probe --counter callgrind|perf [--iterations N] [--rounds R] [--allocate A]
 //                     [--event E] [--cpu C]
@@ -8,10 +8,16 @@
 // counter's coverage, then one line per round:
 //   alloc_coverage=<name>
 //   round=<i> backend=<name> event=<event> instructions=<n> multiplexed=<0|1> allocs=<a> bytes=<b>
+//
+//   moq_counter_probe --new-bytes N
+// asks the counting layer's operator new for N bytes once and prints "new_bytes=N result=ok" or
+// "new_bytes=N result=bad_alloc": what a program linking it sees when memory runs out.
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,10 +45,25 @@ __attribute__((noinline)) void allocate(uint64_t count) {
   }
 }
 
+// One operator new of `bytes` through the counting layer; std::bad_alloc is what must come back
+// when there is no such memory (not an abort).
+int try_new(uint64_t bytes) {
+  try {
+    void* p = ::operator new(static_cast<size_t>(bytes));
+    asm volatile("" : : "g"(p) : "memory");
+    ::operator delete(p);
+    printf("new_bytes=%llu result=ok\n", static_cast<unsigned long long>(bytes));
+  } catch (const std::bad_alloc&) {
+    printf("new_bytes=%llu result=bad_alloc\n", static_cast<unsigned long long>(bytes));
+  }
+  return 0;
+}
+
 int usage(const std::string& why) {
   fprintf(stderr,
           "moq_counter_probe: %s\nusage: moq_counter_probe --counter callgrind|perf "
-          "[--iterations N] [--rounds R] [--allocate A] [--event E] [--cpu C]\n",
+          "[--iterations N] [--rounds R] [--allocate A] [--event E] [--cpu C]\n"
+          "       moq_counter_probe --new-bytes N\n",
           why.c_str());
   return 2;
 }
@@ -66,8 +87,11 @@ int main(int argc, char** argv) {
     std::string_view value = argv[++i];
     uint64_t n = 0;
     if (flag == "--counter") {
-      moq::Result<CounterBackend> b = parse_counter_backend(value);
-      if (!b) return usage(b.error().message);
+      std::optional<CounterBackend> b = moq::results::parse_counter_backend(value);
+      if (!b) {
+        return usage("unknown counter backend '" + std::string(value) +
+                     "': expected one of none, perf, callgrind");
+      }
       options.backend = *b;
       have_backend = true;
     } else if (flag == "--iterations" || flag == "--rounds" || flag == "--allocate" ||
@@ -79,6 +103,9 @@ int main(int argc, char** argv) {
       if (flag == "--rounds") rounds = n;
       if (flag == "--allocate") allocations = n;
       if (flag == "--cpu") options.perf.pin_cpu = static_cast<int>(n);
+    } else if (flag == "--new-bytes") {
+      if (!parse_u64(value, n)) return usage("--new-bytes wants a number");
+      return try_new(n);
     } else if (flag == "--event") {
       options.perf.event = value;
     } else {
@@ -87,9 +114,10 @@ int main(int argc, char** argv) {
   }
   if (!have_backend) return usage("--counter is required");
 
-  if (options.backend == CounterBackend::Callgrind && !running_under_valgrind()) {
-    moq::Status s = reexec_under_callgrind(argc, argv);  // returns only on failure
-    fprintf(stderr, "moq_counter_probe: %s\n", s.error().message.c_str());
+  if (options.backend == CounterBackend::kCallgrind && !running_under_valgrind()) {
+    moq::Result<int> status = run_under_callgrind(argc, argv);
+    if (status) return *status;
+    fprintf(stderr, "moq_counter_probe: %s\n", status.error().message.c_str());
     return 1;
   }
   moq::Result<std::unique_ptr<InstructionCounter>> counter = open_instruction_counter(options);
@@ -117,10 +145,10 @@ int main(int argc, char** argv) {
     printf(
         "round=%llu backend=%s event=%s instructions=%llu multiplexed=%d allocs=%llu "
         "bytes=%llu\n",
-        static_cast<unsigned long long>(r), counter_backend_name(reading->backend),
-        c.event().c_str(), static_cast<unsigned long long>(reading->instructions),
-        reading->multiplexed ? 1 : 0, static_cast<unsigned long long>(a.allocs),
-        static_cast<unsigned long long>(a.bytes));
+        static_cast<unsigned long long>(r),
+        std::string(moq::results::to_string(reading->backend)).c_str(), c.event().c_str(),
+        static_cast<unsigned long long>(reading->instructions), reading->multiplexed ? 1 : 0,
+        static_cast<unsigned long long>(a.allocs), static_cast<unsigned long long>(a.bytes));
   }
   return 0;
 }

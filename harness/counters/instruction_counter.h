@@ -2,7 +2,8 @@
 //
 // Backends: `perf` (hardware counter through perf_event_open, perf_counter.h) and `callgrind`
 // (exact counts from valgrind's callgrind, callgrind_counter.h). Every reading records which
-// backend produced it: counts from different backends are never comparable.
+// backend produced it, as the results format's one CounterBackend (reports/schema/
+// counter_backend.h): counts from different backends are never comparable.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +11,11 @@
 #include <string_view>
 
 #include "model/base/result.h"
+#include "reports/schema/counter_backend.h"
 
 namespace moq::counters {
 
-enum class CounterBackend : uint8_t { None, Perf, Callgrind };
-
-// "none", "perf", "callgrind": the names the CLI accepts and results record.
-const char* counter_backend_name(CounterBackend backend);
-// The inverse of counter_backend_name; an unknown name is an Error listing the valid ones.
-Result<CounterBackend> parse_counter_backend(std::string_view name);
+using results::CounterBackend;
 
 // The count of one measured region. `instructions` is the count of the counter's event (user-
 // space instructions for the default events; another event's count when one was chosen).
@@ -27,7 +24,7 @@ struct InstrReading {
   // perf only: the kernel multiplexed the counter (it ran for less time than it was enabled), so
   // `instructions` is a partial, unscaled count and must be rejected, never scaled.
   bool multiplexed = false;
-  CounterBackend backend = CounterBackend::None;
+  CounterBackend backend = CounterBackend::kNone;
 };
 
 class InstructionCounter {

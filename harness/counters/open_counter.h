@@ -11,14 +11,14 @@
 namespace moq::counters {
 
 struct CounterOptions {
-  CounterBackend backend = CounterBackend::None;
+  CounterBackend backend = CounterBackend::kNone;
   PerfOptions perf;            // used when backend == Perf
   CallgrindOptions callgrind;  // used when backend == Callgrind
 };
 
 // The counter for options.backend. Backend None has no instruction counter: that is an Error,
 // so a caller cannot mistake "not measured" for a count. For Callgrind the process must already
-// run under callgrind (see reexec_under_callgrind).
+// run under callgrind (see run_under_callgrind).
 Result<std::unique_ptr<InstructionCounter>> open_instruction_counter(const CounterOptions& options);
 
 }  // namespace moq::counters

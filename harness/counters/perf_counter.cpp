@@ -3,7 +3,6 @@
 // libpfm4 ships its own copy of the perf_event ABI (struct perf_event_attr, ioctl numbers); use
 // only that one, never <linux/perf_event.h>, whose definitions would clash.
 #include <perfmon/pfmlib_perf_event.h>
-#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -81,40 +80,14 @@ std::string open_failure_message(const std::string& event, const std::string& en
 InstrReading perf_region_reading(const PerfRawCount& begin, const PerfRawCount& end) {
   const uint64_t enabled = end.time_enabled - begin.time_enabled;
   const uint64_t running = end.time_running - begin.time_running;
-  return InstrReading{end.value - begin.value, running < enabled, CounterBackend::Perf};
-}
-
-Status pin_current_thread_to_cpu(int cpu) {
-  if (cpu < 0 || cpu >= CPU_SETSIZE) {
-    return Error{0, "perf backend: cannot pin to CPU " + std::to_string(cpu) +
-                        ": out of range 0.." + std::to_string(CPU_SETSIZE - 1)};
-  }
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  std::string allowed_list;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
-    for (int c = 0; c < CPU_SETSIZE; ++c) {
-      if (!CPU_ISSET(c, &allowed)) continue;
-      if (!allowed_list.empty()) allowed_list.push_back(',');
-      allowed_list.append(std::to_string(c));
-    }
-  }
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) {
-    const int err = errno;
-    return Error{static_cast<uint64_t>(err), "perf backend: cannot pin to CPU " +
-                                                 std::to_string(cpu) + ": " + errno_text(err) +
-                                                 "; this thread may use CPUs " + allowed_list};
-  }
-  return {};
+  return InstrReading{end.value - begin.value, running < enabled, CounterBackend::kPerf};
 }
 
 Result<std::unique_ptr<PerfCounter>> PerfCounter::open(const PerfOptions& options) {
   if (Status s = init_pfm(); !s) return s.error();
   if (options.pin_cpu) {
-    if (Status s = pin_current_thread_to_cpu(*options.pin_cpu); !s) return s.error();
+    if (Status s = pin_current_thread_to_cpu(*options.pin_cpu); !s)
+      return Error{s.error().code, "perf backend: " + s.error().message};
   }
 
   perf_event_attr attr;

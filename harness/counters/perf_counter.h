@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "harness/counters/cpu_pin.h"
 #include "harness/counters/instruction_counter.h"
 #include "model/base/result.h"
 
@@ -37,10 +38,6 @@ struct PerfRawCount {
 // flagged multiplexed when the counter ran for less time than it was enabled.
 InstrReading perf_region_reading(const PerfRawCount& begin, const PerfRawCount& end);
 
-// Pins the calling thread to one CPU; an Error names the CPU, the errno text and the CPUs the
-// thread may use.
-Status pin_current_thread_to_cpu(int cpu);
-
 class PerfCounter final : public InstructionCounter {
  public:
   static Result<std::unique_ptr<PerfCounter>> open(const PerfOptions& options);
@@ -50,7 +47,7 @@ class PerfCounter final : public InstructionCounter {
 
   Status start() override;
   Result<InstrReading> stop() override;
-  CounterBackend backend() const override { return CounterBackend::Perf; }
+  CounterBackend backend() const override { return CounterBackend::kPerf; }
   const std::string& event() const override { return event_; }
   // libpfm4's fully qualified name of the event, e.g.
   // "perf::PERF_COUNT_HW_INSTRUCTIONS:u=1:k=0...".

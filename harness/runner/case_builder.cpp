@@ -172,7 +172,36 @@ Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const Scenario
   return CaseSpec(scenario, std::move(bench), std::move(version), std::move(values));
 }
 
-Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_view id) {
+namespace {
+
+// What parse_case_id tells its caller: each typed setting against the canonical id.
+CaseIdReading read_against_canonical(
+    const CaseSpec& spec, const std::vector<std::pair<std::string, std::string>>& settings) {
+  CaseIdReading reading;
+  const std::vector<Param> shown = spec.id_params();
+  for (const Param& p : shown) {
+    const bool typed = std::any_of(settings.begin(), settings.end(),
+                                   [&](const auto& s) { return s.first == p.name; });
+    if (!typed) reading.defaulted.push_back(p.name + "=" + results::param_value_text(p.value));
+  }
+  for (const auto& [name, text] : settings) {
+    if (name == kVersionAxis) continue;
+    const auto in_id =
+        std::find_if(shown.begin(), shown.end(), [&](const Param& p) { return p.name == name; });
+    if (in_id == shown.end()) {
+      reading.left_out.push_back(name + "=" + text);
+    } else if (const std::string canonical = results::param_value_text(in_id->value);
+               canonical != text) {
+      reading.respelled.emplace_back(name + "=" + text, name + "=" + canonical);
+    }
+  }
+  return reading;
+}
+
+}  // namespace
+
+Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_view id,
+                               CaseIdReading* reading) {
   std::vector<std::string_view> parts;
   size_t start = 0;
   while (true) {
@@ -206,7 +235,9 @@ Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_vie
                           ": the version goes in the third segment, not as version=..."};
     settings.emplace_back(std::move(axis), std::string(parts[i].substr(eq + 1)));
   }
-  return make_case_spec(registry, def, std::string(parts[0]), settings);
+  Result<CaseSpec> spec = make_case_spec(registry, def, std::string(parts[0]), settings);
+  if (spec && reading) *reading = read_against_canonical(*spec, settings);
+  return spec;
 }
 
 Result<std::vector<CaseSpec>> expand_grid(const ScenarioRegistry& registry,

@@ -36,9 +36,22 @@ Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const Scenario
                                 std::string bench,
                                 const std::vector<std::pair<std::string, std::string>>& settings);
 
+// How a typed case id differs from the canonical id of the case it names, so that a caller can
+// say so rather than run something other than what was typed without a word.
+struct CaseIdReading {
+  // "viewers=1": axes the id left out that the canonical id names, with the defaults taken.
+  std::vector<std::string> defaulted;
+  // ("publishers=01", "publishers=1"): values written otherwise than the canonical id writes them.
+  std::vector<std::pair<std::string, std::string>> respelled;
+  // "frame_size=64": axes named at a default that the canonical id leaves out.
+  std::vector<std::string> left_out;
+};
+
 // The case a case id names: `bench/scenario/version/axis=value/...`. Axes the id leaves out take
-// their defaults, so `model/fetch_frames/moq-lite-06` is the scenario's default case.
-Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_view id);
+// their defaults, so `model/fetch_frames/moq-lite-06` is the scenario's default case; axes may
+// come in any order. `reading`, when given, receives what was filled in or rewritten.
+Result<CaseSpec> parse_case_id(const ScenarioRegistry& registry, std::string_view id,
+                               CaseIdReading* reading = nullptr);
 
 // The values a sweep gives one axis, as typed; `source` names where they came from in errors
 // (e.g. "--publishers").

@@ -3,36 +3,34 @@
 #include <cstdlib>
 
 #include "harness/counters/callgrind_launch.h"
+#include "harness/counters/cpu_pin.h"
 #include "harness/counters/open_counter.h"
 
 namespace moq::harness {
 
 namespace {
 
-using counters::CounterBackend;
-
-// valgrind was started by reexec_under_callgrind (or by hand the same way).
+// valgrind was started by run_under_callgrind (or by hand the same way).
 bool in_callgrind_rerun() {
   return counters::running_under_valgrind() && std::getenv(counters::kCallgrindOutFileEnv);
 }
 
 Result<std::unique_ptr<counters::InstructionCounter>> open_perf(const CounterRequest& request) {
   counters::CounterOptions options;
-  options.backend = CounterBackend::Perf;
+  options.backend = CounterBackend::kPerf;
   if (!request.event.empty()) options.perf.event = request.event;
-  options.perf.pin_cpu = request.cpu;
   return counters::open_instruction_counter(options);
 }
 
 Result<std::unique_ptr<counters::InstructionCounter>> open_callgrind() {
   counters::CounterOptions options;
-  options.backend = CounterBackend::Callgrind;
+  options.backend = CounterBackend::kCallgrind;
   return counters::open_instruction_counter(options);
 }
 
 Result<CounterChoice> choose_callgrind(std::string why) {
   CounterChoice choice;
-  choice.backend = CounterBackend::Callgrind;
+  choice.backend = CounterBackend::kCallgrind;
   if (in_callgrind_rerun()) {
     Result<std::unique_ptr<counters::InstructionCounter>> c = open_callgrind();
     if (!c) return Error{0, "--counter callgrind: " + c.error().message};
@@ -61,54 +59,48 @@ Status pin_if_asked(const CounterRequest& request) {
 
 }  // namespace
 
-Result<CounterMode> parse_counter_mode(std::string_view text) {
-  if (text == "auto") return CounterMode::Auto;
-  if (text == "perf") return CounterMode::Perf;
-  if (text == "callgrind") return CounterMode::Callgrind;
-  if (text == "none") return CounterMode::None;
-  return Error{0, "--counter: unknown counter '" + std::string(text) +
-                      "' (choose auto, perf, callgrind or none)"};
+Result<std::optional<CounterBackend>> parse_counter_option(std::string_view text) {
+  if (text == "auto") return std::optional<CounterBackend>();
+  if (std::optional<CounterBackend> backend = results::parse_counter_backend(text)) return backend;
+  return Error{0, "--counter: unknown counter '" + std::string(text) + "' (choose auto, " +
+                      results::counter_backend_list() + ")"};
 }
 
 Result<CounterChoice> choose_counter(const CounterRequest& request) {
-  switch (request.mode) {
-    case CounterMode::None: {
-      if (Status st = pin_if_asked(request); !st) return st.error();
-      CounterChoice choice;
-      choice.why = "counter none (asked for): instructions are not counted";
-      return choice;
+  // First, and whatever the counter: --cpu names a CPU, not a backend, so an error must say what
+  // is wrong with the CPU rather than blame the counter that happened to pin.
+  if (Status st = pin_if_asked(request); !st) return st.error();
+  if (request.backend) {
+    switch (*request.backend) {
+      case CounterBackend::kNone: {
+        CounterChoice choice;
+        choice.why = "counter none (asked for): instructions are not counted";
+        return choice;
+      }
+      case CounterBackend::kPerf: {
+        Result<std::unique_ptr<counters::InstructionCounter>> c = open_perf(request);
+        if (!c) return Error{0, "--counter perf: " + c.error().message};
+        CounterChoice choice;
+        choice.backend = CounterBackend::kPerf;
+        choice.why = "counter perf (asked for): event " + (*c)->event();
+        choice.counter = std::move(*c);
+        return choice;
+      }
+      case CounterBackend::kCallgrind:
+        return choose_callgrind("counter callgrind (asked for)");
     }
-    case CounterMode::Perf: {
-      Result<std::unique_ptr<counters::InstructionCounter>> c = open_perf(request);
-      if (!c) return Error{0, "--counter perf: " + c.error().message};
-      CounterChoice choice;
-      choice.backend = CounterBackend::Perf;
-      choice.why = "counter perf (asked for): event " + (*c)->event();
-      choice.counter = std::move(*c);
-      return choice;
-    }
-    case CounterMode::Callgrind: {
-      if (Status st = pin_if_asked(request); !st) return st.error();
-      return choose_callgrind("counter callgrind (asked for)");
-    }
-    case CounterMode::Auto:
-      break;
   }
   // auto. Inside moqbench's own callgrind re-run the choice was made already.
-  if (in_callgrind_rerun()) {
-    if (Status st = pin_if_asked(request); !st) return st.error();
-    return choose_callgrind("counter callgrind (auto)");
-  }
+  if (in_callgrind_rerun()) return choose_callgrind("counter callgrind (auto)");
   Result<std::unique_ptr<counters::InstructionCounter>> perf = open_perf(request);
   if (perf) {
     CounterChoice choice;
-    choice.backend = CounterBackend::Perf;
+    choice.backend = CounterBackend::kPerf;
     choice.why = "counter perf (auto: the PMU counts " + (*perf)->event() + ")";
     choice.counter = std::move(*perf);
     return choice;
   }
   std::string perf_failed = "perf unavailable: " + perf.error().message;
-  if (Status st = pin_if_asked(request); !st) return st.error();
   Result<std::string> valgrind = counters::find_valgrind();
   if (valgrind) return choose_callgrind("counter callgrind (auto: " + perf_failed + ")");
   CounterChoice choice;

@@ -2,7 +2,7 @@
 //
 // auto takes perf where the PMU opens the event, else callgrind where valgrind is installed (the
 // program then re-runs itself under valgrind), else none. Inside that re-run (valgrind started by
-// reexec_under_callgrind), auto and callgrind open the callgrind counter.
+// run_under_callgrind), auto and callgrind open the callgrind counter.
 #pragma once
 
 #include <memory>
@@ -15,20 +15,22 @@
 
 namespace moq::harness {
 
-enum class CounterMode : uint8_t { Auto, Perf, Callgrind, None };
-// "auto", "perf", "callgrind", "none"; anything else is an Error naming the value.
-Result<CounterMode> parse_counter_mode(std::string_view text);
+using results::CounterBackend;
+
+// --counter's value: a backend's name (results::to_string), or "auto" for nullopt (choose one
+// here); anything else is an Error naming the value.
+Result<std::optional<CounterBackend>> parse_counter_option(std::string_view text);
 
 struct CounterRequest {
-  CounterMode mode = CounterMode::Auto;
-  std::string event;       // perf event (libpfm4 name); empty: instructions:u
-  std::optional<int> cpu;  // pin the measuring thread to this CPU
+  std::optional<CounterBackend> backend;  // nullopt: auto
+  std::string event;                      // perf event (libpfm4 name); empty: instructions:u
+  std::optional<int> cpu;                 // pin the measuring thread to this CPU
 };
 
 struct CounterChoice {
-  counters::CounterBackend backend = counters::CounterBackend::None;
-  // Callgrind chosen outside valgrind: the caller must re-run the program under valgrind
-  // (counters::reexec_under_callgrind) before measuring.
+  CounterBackend backend = CounterBackend::kNone;
+  // Callgrind chosen outside valgrind: the caller must run the program again under valgrind
+  // (counters::run_under_callgrind) to measure.
   bool reexec = false;
   std::string why;  // one line for stderr: what was chosen and why
   std::unique_ptr<counters::InstructionCounter> counter;  // open, unless none or reexec

@@ -9,18 +9,6 @@
 
 namespace moq::harness {
 
-results::CounterBackend to_results_backend(counters::CounterBackend backend) {
-  switch (backend) {
-    case counters::CounterBackend::Perf:
-      return results::CounterBackend::kPerf;
-    case counters::CounterBackend::Callgrind:
-      return results::CounterBackend::kCallgrind;
-    case counters::CounterBackend::None:
-      break;
-  }
-  return results::CounterBackend::kNone;
-}
-
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
@@ -42,7 +30,7 @@ std::string kernel_name() {
   return std::string(u.sysname) + " " + u.release;
 }
 
-results::Meta make_meta(counters::CounterBackend backend, const std::string& event,
+results::Meta make_meta(results::CounterBackend backend, const std::string& event,
                         std::optional<int> pinned_cpu, std::vector<std::string> command_line) {
   const BuildInfo& build = build_info();
   results::Meta meta;
@@ -54,8 +42,8 @@ results::Meta make_meta(counters::CounterBackend backend, const std::string& eve
   meta.build_type = build.build_type;
   meta.cpu_model = cpu_model();
   meta.kernel = kernel_name();
-  meta.counter_backend = to_results_backend(backend);
-  if (backend != counters::CounterBackend::None) meta.counter_event = event;
+  meta.counter_backend = backend;
+  if (backend != results::CounterBackend::kNone) meta.counter_event = event;
   if (pinned_cpu && *pinned_cpu >= 0) meta.pinned_cpu = static_cast<uint32_t>(*pinned_cpu);
   meta.command_line = std::move(command_line);
   meta.start_time = results::iso8601_utc(static_cast<int64_t>(std::time(nullptr)));

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/wall_counter.h"
+#include "harness/runner/memory_check.h"
 
 namespace moq::harness {
 
@@ -76,10 +78,19 @@ class CaseRun {
     result_.id = results::make_case_id(result_);
     result_.rounds = {options_.warmup, options_.rounds};
     samples_.reserve(options_.rounds);
+    bool out_of_memory = false;
     try {
       if (Status st = run_rounds(); !st) fail(st.error().message);
+    } catch (const std::bad_alloc&) {
+      out_of_memory = true;
     } catch (const std::exception& e) {
       fail(std::string("exception: ") + e.what());
+    }
+    if (out_of_memory) {
+      case_.reset();  // give its memory back before anything else needs some
+      fail(
+          "out of memory (std::bad_alloc): the case needs more memory than this process could "
+          "get; lower its largest axes");
     }
     if (case_) {
       try {
@@ -95,6 +106,9 @@ class CaseRun {
 
  private:
   Status run_rounds() {
+    // Before building anything: a case that cannot fit is refused with its size, not left to
+    // fail in the allocator (the CLI refuses it earlier still, as bad input).
+    if (Status st = check_case_memory(spec_, memory_limit()); !st) return st;
     Result<std::unique_ptr<Case>> made = spec_.scenario().make(spec_);
     if (!made) return Error{0, "building the case: " + made.error().message};
     case_ = std::move(*made);

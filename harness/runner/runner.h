@@ -1,13 +1,13 @@
 // The round runner: builds a case, warms it up, measures it round by round, and returns its
-// results record (harness/results). Failures (a factory or setup error, a round error, a delivery
+// results record (reports/schema). Failures (a factory or setup error, a round error, a delivery
 // mismatch, a counter error) are recorded in the record, never thrown, so a sweep goes on.
 #pragma once
 
 #include <cstdint>
 
 #include "harness/counters/instruction_counter.h"
-#include "harness/results/results.h"
 #include "harness/runner/scenario.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 

@@ -2,7 +2,8 @@
 //
 // A scenario declares its axes (name, kind, default, allowed values, the values its default sweep
 // takes) and builds a Case from a CaseSpec, one value per axis. The harness never links a
-// scenario directly: a binary fills a ScenarioRegistry (scenarios/register_all.h) and hands it to
+// scenario directly: scenarios register themselves (registrar.h), a binary that links them fills
+// a ScenarioRegistry (register_linked_scenarios) and hands it to
 // the CLI, the sweep or the Google Benchmark adapter.
 //
 // Case ids are paths, `bench/scenario/version/axis=value/...` (DESIGN.md), e.g.
@@ -19,9 +20,10 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/results/results.h"
 #include "harness/runner/case.h"
+#include "harness/runner/memory_estimate.h"
 #include "model/base/result.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 
@@ -75,6 +77,12 @@ struct ScenarioDef {
   std::vector<AxisSpec> axes;                    // in id order; a version axis comes first
   bool in_default_sweep = false;                 // part of `moqbench sweep` with no arguments
   CaseFactory make;
+  // The memory a case holds at its peak, from its axes alone, before it is built (see
+  // memory_estimate.h: terms of a measured cost per unit times the axes they grow with, e.g.
+  // viewers x frames x bytes per frame held). A case whose estimate exceeds what the process may
+  // use is refused with the size and the axes to lower (memory_check.h). Empty: the scenario's
+  // memory does not grow with its axes beyond a few MiB.
+  std::function<MemoryEstimate(const CaseSpec&)> estimate_memory;
 
   const AxisSpec* find_axis(std::string_view axis) const;
   bool has_version() const { return !axes.empty() && axes.front().kind == AxisKind::Version; }

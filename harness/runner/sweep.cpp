@@ -44,7 +44,7 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptio
       }
     }
     if (writer) {
-      if (Status st = writer->add(result); !st)
+      if (results::Status st = writer->add(result); !st)
         return Error{0, "writing " + writer->path() + ": " + st.error().message};
     }
     out.cases.push_back(std::move(result));

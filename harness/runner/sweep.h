@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "harness/counters/instruction_counter.h"
-#include "harness/results/results.h"
-#include "harness/results/results_file.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/scenario.h"
 #include "model/base/result.h"
+#include "reports/schema/results.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::harness {
 

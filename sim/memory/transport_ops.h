@@ -1,6 +1,7 @@
-// The steady-state operations whose cost the transport budgets bound, shared by the Google
-// Benchmark binary (transport_bench) and the callgrind measurement (transport_cost), so both
-// measure exactly the same work.
+// The steady-state operations whose cost the transport budgets bound, shared by the harness
+// scenarios that measure them (scenarios/transport_write_read.cpp, transport_stream_life.cpp) and
+// the transport's allocation tests (tests/transport/alloc_test.cpp), so both run exactly the same
+// work.
 #pragma once
 
 #include <cstdint>

@@ -150,5 +150,16 @@ TEST(CallgrindBackend, MissingValgrindIsAClearError) {
   EXPECT_THAT(run.output, HasSubstr("'valgrind'"));
 }
 
+// Issue 12, defect 7: under the counting layer with mimalloc (the uninstrumented build), an
+// allocation that cannot be served throws std::bad_alloc, as operator new must. mimalloc's own
+// operator new aborted instead, so a case too big for the machine died without a word.
+TEST(AllocationFailure, OperatorNewThrowsBadAllocRatherThanAborting) {
+  ProbeRun run = run_probe(std::string(MOQ_COUNTER_PROBE) + " --new-bytes 1152921504606846976");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("new_bytes=1152921504606846976 result=bad_alloc"));
+  ProbeRun small = run_probe(std::string(MOQ_COUNTER_PROBE) + " --new-bytes 4096");
+  EXPECT_THAT(small.output, HasSubstr("new_bytes=4096 result=ok"));
+}
+
 }  // namespace
 }  // namespace moq::counters

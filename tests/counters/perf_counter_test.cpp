@@ -45,7 +45,7 @@ std::unique_ptr<PerfCounter> open_or_skip(const std::string& event, std::string*
 
 TEST(PerfCounter, SoftwareEventResolvesThroughLibpfmAndCounts) {
   OPEN_OR_SKIP(c, "task-clock");
-  EXPECT_EQ(c->backend(), CounterBackend::Perf);
+  EXPECT_EQ(c->backend(), CounterBackend::kPerf);
   EXPECT_EQ(c->event(), "task-clock");
   // libpfm4 names the perf software event itself; no raw PERF_TYPE_SOFTWARE fallback needed.
   EXPECT_THAT(c->encoded_event(), HasSubstr("PERF_COUNT_SW_TASK_CLOCK"));
@@ -55,7 +55,7 @@ TEST(PerfCounter, SoftwareEventResolvesThroughLibpfmAndCounts) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_GT(r->instructions, 0u);
   EXPECT_FALSE(r->multiplexed);
-  EXPECT_EQ(r->backend, CounterBackend::Perf);
+  EXPECT_EQ(r->backend, CounterBackend::kPerf);
 }
 
 TEST(PerfCounter, EachRegionCountsOnlyItsOwnEvents) {
@@ -140,7 +140,7 @@ TEST(PerfCounter, MultiplexedReadingIsFlaggedAndNeverScaled) {
   const InstrReading full = perf_region_reading(begin, PerfRawCount{1700, 6000, 6000});
   EXPECT_EQ(full.instructions, 700u);
   EXPECT_FALSE(full.multiplexed);
-  EXPECT_EQ(full.backend, CounterBackend::Perf);
+  EXPECT_EQ(full.backend, CounterBackend::kPerf);
 
   // Enabled for 1000 ns, running for 400: a partial count, reported as read.
   const InstrReading partial = perf_region_reading(begin, PerfRawCount{1300, 6000, 5400});
@@ -179,7 +179,7 @@ TEST(PerfCounter, PinsToAnAllowedCpuAndRejectsAnImpossibleOne) {
     Status refused = pin_current_thread_to_cpu(absent);
     ASSERT_FALSE(refused.ok());
     EXPECT_THAT(refused.error().message, HasSubstr("CPU " + std::to_string(absent)));
-    EXPECT_THAT(refused.error().message, HasSubstr("may use CPUs "));
+    EXPECT_THAT(refused.error().message, HasSubstr("may run on CPUs "));
   }
 }
 

@@ -47,6 +47,25 @@ TEST_F(CaseBuilderTest, HiddenDefaultAxisAppearsInTheIdOnlyWhenSet) {
   EXPECT_EQ(same->id(), "model/versioned/moq-lite-06/publishers=1/viewers=1/mode=fast");
 }
 
+TEST_F(CaseBuilderTest, ReadingSaysWhatAnIdFilledInOrRewrote) {
+  CaseIdReading reading;
+  Result<CaseSpec> spec = parse_case_id(
+      registry_, "model/versioned/moq-lite-06/mode=slow/publishers=004/frame_size=64", &reading);
+  ASSERT_TRUE(spec) << spec.error().message;
+  EXPECT_EQ(spec->id(), "model/versioned/moq-lite-06/publishers=4/viewers=1/mode=slow");
+  EXPECT_EQ(reading.defaulted, (std::vector<std::string>{"viewers=1"}));
+  ASSERT_EQ(reading.respelled.size(), 1u);
+  EXPECT_EQ(reading.respelled[0].first, "publishers=004");
+  EXPECT_EQ(reading.respelled[0].second, "publishers=4");
+  EXPECT_EQ(reading.left_out, (std::vector<std::string>{"frame_size=64"}));
+
+  CaseIdReading canonical;
+  ASSERT_TRUE(parse_case_id(registry_, spec->id(), &canonical));
+  EXPECT_TRUE(canonical.defaulted.empty());
+  EXPECT_TRUE(canonical.respelled.empty());
+  EXPECT_TRUE(canonical.left_out.empty());
+}
+
 TEST_F(CaseBuilderTest, ScenarioWithoutVersionUsesNone) {
   Result<CaseSpec> spec = parse_case_id(registry_, "model/plain/none/count=3");
   ASSERT_TRUE(spec) << spec.error().message;
@@ -177,20 +196,25 @@ TEST_F(CaseBuilderTest, NoImplementedVersionMeansNoCaseAndSaysWhy) {
 TEST(ScenarioRegistryTest, RefusesMalformedDefinitions) {
   ScenarioRegistry r;
   auto make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> { return Error{0, "unused"}; };
-  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make};
+  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make, {}};
   EXPECT_TRUE(r.add(ok));
   EXPECT_THAT(r.add(ok).error().message, HasSubstr("registered twice"));
-  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make};
+  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make, {}};
   EXPECT_FALSE(r.add(slash));
   ScenarioDef late_version{"late",    "version not first",
                            {"model"}, {AxisSpec::integer("n", "n", 1, 1, 2), AxisSpec::version()},
-                           false,     make};
+                           false,     make,
+                           {}};
   EXPECT_THAT(r.add(late_version).error().message, HasSubstr("must come first"));
-  ScenarioDef bad_default{"bad_default", "default out of range",
-                          {"model"},     {AxisSpec::integer("n", "n", 5, 1, 2)},
-                          false,         make};
+  ScenarioDef bad_default{"bad_default",
+                          "default out of range",
+                          {"model"},
+                          {AxisSpec::integer("n", "n", 5, 1, 2)},
+                          false,
+                          make,
+                          {}};
   EXPECT_THAT(r.add(bad_default).error().message, HasSubstr("default outside"));
-  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make};
+  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make, {}};
   EXPECT_THAT(r.add(bad_bench).error().message, HasSubstr("unknown bench 'lab'"));
 }
 

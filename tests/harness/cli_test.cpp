@@ -10,8 +10,9 @@
 #include <sstream>
 
 #include "harness/cli/cli.h"
-#include "harness/results/results_file.h"
-#include "scenarios/all.h"
+#include "harness/cli/fatal_errors.h"
+#include "harness/runner/registrar.h"
+#include "reports/schema/results_file.h"
 #include "tests/harness/fake_scenarios.h"
 
 namespace moq::cli {
@@ -30,8 +31,11 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     registry_ = harness::testing::make_test_registry();
-    ASSERT_TRUE(scenarios::register_group_write_frames(registry_));
-    ASSERT_TRUE(scenarios::register_empty_round(registry_));
+    for (const char* name : {"group_write_frames", "empty_round"}) {
+      Result<harness::ScenarioDef> def = harness::registered_scenario(name);
+      ASSERT_TRUE(def) << def.error().message;
+      ASSERT_TRUE(registry_.add(std::move(*def)));
+    }
     dir_ = std::filesystem::temp_directory_path() /
            ("moq-cli-test-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -133,7 +137,7 @@ TEST_F(CliTest, SweepWritesValidJsonAndATable) {
   EXPECT_THAT(r.out, HasSubstr("model/group_write_frames/none/frames=16/batch=1"));
   EXPECT_THAT(r.out, HasSubstr("allocs"));
 
-  Result<results::ResultsFile> file = results::read_results_file(out);  // validates
+  results::Result<results::ResultsFile> file = results::read_results_file(out);  // validates
   ASSERT_TRUE(file) << file.error().message;
   EXPECT_EQ(file->meta.counter_backend, results::CounterBackend::kNone);
   EXPECT_FALSE(file->meta.counter_event);
@@ -171,7 +175,7 @@ TEST_F(CliTest, FailedDeliveryIsRecordedAndTheSweepGoesOn) {
   EXPECT_THAT(r.err,
               HasSubstr("FAILED model/broken/none: measured round 1: delivery check failed"));
   EXPECT_THAT(r.out, HasSubstr("FAILED"));
-  Result<results::ResultsFile> file = results::read_results_file(out);
+  results::Result<results::ResultsFile> file = results::read_results_file(out);
   ASSERT_TRUE(file) << file.error().message;
   ASSERT_EQ(file->cases.size(), 2u);
   EXPECT_TRUE(file->cases[0].flags.failed);
@@ -219,6 +223,154 @@ TEST_F(CliTest, ReportCommandsReadSweepResults) {
   EXPECT_THAT(missing.err, HasSubstr("missing.json"));
   CliRun one_file = cli({"compare", base});
   EXPECT_EQ(one_file.status, kExitBadInput);
+}
+
+// ---- Defects of issue 12 ---------------------------------------------------------------------
+
+class CliReportInputTest : public CliTest {
+ protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    base_ = path("base.json");
+    head_ = path("head.json");
+    for (const std::string& out : {base_, head_}) {
+      CliRun r = cli({"sweep", "--scenario", "plain", "--rounds", "2", "--warmup", "1", "--counter",
+                      "none", "--out", out});
+      ASSERT_EQ(r.status, kExitOk) << r.err;
+    }
+  }
+  std::string base_, head_;
+};
+
+TEST_F(CliReportInputTest, DeeplyNestedJsonIsBadInputNotACrash) {
+  const std::string deep = path("deep.json");
+  {
+    std::ofstream out(deep);
+    out << std::string(100000, '[') << std::string(100000, ']') << '\n';
+  }
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"compare", base_, deep}, {"gate", base_, deep}, {"report", deep, "--md"}}) {
+    CliRun r = cli(args);
+    EXPECT_EQ(r.status, kExitBadInput) << args.front() << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(deep + ": nested deeper than 64 levels")) << args.front();
+  }
+}
+
+TEST_F(CliReportInputTest, ADirectoryIsNamedAsOne) {
+  CliRun r = cli({"compare", base_, dir_.string()});
+  EXPECT_EQ(r.status, kExitBadInput) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(dir_.string() + ": is a directory, not a results file"));
+  EXPECT_THAT(r.err, Not(HasSubstr("not valid JSON")));
+}
+
+TEST_F(CliReportInputTest, GateRefusesNegativeAndOutOfRangeLimits) {
+  struct Bad {
+    std::string option, value;
+  };
+  for (const Bad& b : std::vector<Bad>{{"--max-allocations-increase", "-1"},
+                                       {"--max-allocations-increase", "-5"},
+                                       {"--max-allocations-increase", "18446744073709551616"},
+                                       {"--max-allocations-increase", "1.5"},
+                                       {"--max-allocations-increase", "x"},
+                                       {"--max-instructions-regression", "-1"},
+                                       {"--max-instructions-regression", "nan"},
+                                       {"--max-instructions-regression", "inf"},
+                                       {"--max-instructions-regression", "1e999"}}) {
+    CliRun r = cli({"gate", base_, head_, b.option, b.value});
+    EXPECT_EQ(r.status, kExitBadInput) << b.option << " " << b.value << "\n" << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(b.option)) << b.value;
+    EXPECT_THAT(r.err, HasSubstr("\"" + b.value + "\"")) << b.option;
+  }
+  // The largest count and a plain percentage still work.
+  EXPECT_EQ(
+      cli({"gate", base_, head_, "--max-allocations-increase", "18446744073709551615"}).status,
+      kExitOk);
+  EXPECT_EQ(cli({"gate", base_, head_, "--max-instructions-regression", "2.5"}).status, kExitOk);
+}
+
+TEST_F(CliTest, RunSaysWhatItFilledInAndTheCanonicalId) {
+  const std::string canonical = "model/versioned/moq-lite-06/publishers=1/viewers=1/mode=fast";
+  CliRun partial = cli({"run", "model/versioned/moq-lite-06/publishers=1", "--rounds", "1",
+                        "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(partial.status, kExitOk) << partial.err;
+  EXPECT_THAT(partial.err, HasSubstr("filled in from the defaults: viewers=1, mode=fast"));
+  EXPECT_THAT(partial.err, HasSubstr("running " + canonical));
+
+  CliRun reordered = cli({"run", "model/versioned/moq-lite-06/viewers=1/publishers=1/mode=fast",
+                          "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(reordered.status, kExitOk) << reordered.err;
+  EXPECT_THAT(reordered.err, HasSubstr("running " + canonical));
+  EXPECT_THAT(reordered.err, Not(HasSubstr("filled in")));
+
+  CliRun padded = cli({"run", "model/versioned/moq-lite-06/publishers=01/viewers=1/mode=fast",
+                       "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(padded.status, kExitOk) << padded.err;
+  EXPECT_THAT(padded.err, HasSubstr("'publishers=01' is written 'publishers=1'"));
+  EXPECT_THAT(padded.err, HasSubstr("running " + canonical));
+
+  CliRun exact = cli({"run", canonical, "--rounds", "1", "--warmup", "0", "--counter", "none"});
+  ASSERT_EQ(exact.status, kExitOk) << exact.err;
+  EXPECT_THAT(exact.err, Not(HasSubstr("running ")));
+}
+
+TEST_F(CliTest, CpuOutOfRangeNamesTheCpuNotPerf) {
+  CliRun r = cli({"run", "model/plain/none/count=1", "--rounds", "1", "--warmup", "0", "--counter",
+                  "none", "--cpu", "999"});
+  EXPECT_EQ(r.status, kExitBadInput) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--cpu 999"));
+  EXPECT_THAT(r.err, HasSubstr("this thread may run on CPUs"));
+  EXPECT_THAT(r.err, Not(HasSubstr("perf")));
+}
+
+TEST_F(CliTest, CaseBeyondMemoryIsBadInputNamingTheSizeAndTheAxis) {
+  harness::ScenarioDef huge;
+  huge.name = "huge";
+  huge.summary = "a case whose estimate no machine has";
+  huge.axes = {harness::AxisSpec::integer("viewers", "viewers", 1, 1, 1024, {1, 1024})};
+  huge.make = [](const harness::CaseSpec&) -> Result<std::unique_ptr<harness::Case>> {
+    return harness::testing::make_fake_case({});
+  };
+  huge.estimate_memory = [](const harness::CaseSpec& spec) {
+    harness::MemoryEstimate e;
+    e.add("what each viewer holds", uint64_t{1} << 50,
+          {{"viewers", static_cast<uint64_t>(spec.integer("viewers"))}}, {"viewers"});
+    return e;
+  };
+  ASSERT_TRUE(registry_.add(std::move(huge)));
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"run", "model/huge/none/viewers=2"}, {"sweep", "--scenario", "huge"}}) {
+    args.insert(args.end(), {"--counter", "none", "--rounds", "1", "--warmup", "0"});
+    CliRun r = cli(args);
+    EXPECT_EQ(r.status, kExitBadInput) << r.err;
+    EXPECT_THAT(r.err, HasSubstr(" PiB of memory, more than the"));
+    EXPECT_THAT(r.err, HasSubstr("physical memory"));
+    EXPECT_THAT(r.err, HasSubstr("; lower viewers"));
+    EXPECT_THAT(r.err, Not(HasSubstr("[1/"))) << "refused before anything ran";
+  }
+}
+
+[[noreturn]] void throw_bad_alloc() {
+  throw std::bad_alloc();
+}
+[[noreturn]] void throw_runtime_error() {
+  throw std::runtime_error("escaped");
+}
+
+// An exception where none may escape (a noexcept function, a destructor) ends the program through
+// std::terminate: the handler says what it was instead of a bare abort.
+TEST(FatalErrors, AnExceptionThatEndsTheProgramIsNamed) {
+  EXPECT_DEATH(
+      {
+        install_fatal_error_handlers("moqbench");
+        []() noexcept { throw_bad_alloc(); }();
+      },
+      "moqbench: out of memory \\(std::bad_alloc\\)");
+  EXPECT_DEATH(
+      {
+        install_fatal_error_handlers("moqbench");
+        []() noexcept { throw_runtime_error(); }();
+      },
+      "moqbench: fatal: an exception escaped: escaped");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "tests/harness/fake_scenarios.h"
 
+#include <new>
 #include <stdexcept>
 
 #include "harness/runner/payloads.h"
@@ -30,6 +31,7 @@ class FakeCase final : public Case {
     note("run " + std::to_string(round));
     if (static_cast<int64_t>(round) == b_.error_round) return Error{0, "fake round error"};
     if (static_cast<int64_t>(round) == b_.throw_round) throw std::runtime_error("fake throw");
+    if (static_cast<int64_t>(round) == b_.bad_alloc_round) throw std::bad_alloc();
     for (uint64_t i = 0; i < b_.allocs_per_round; ++i)
       held_.push_back(new uint8_t[24]);
     uint64_t frames = b_.frames_per_round;

@@ -22,6 +22,7 @@ struct FakeBehaviour {
   int64_t bad_hash_round = -1;      // this round delivers different bytes (same count and size)
   int64_t error_round = -1;         // run_round returns an Error in this round
   int64_t throw_round = -1;         // run_round throws in this round
+  int64_t bad_alloc_round = -1;     // run_round throws std::bad_alloc in this round
   bool fail_setup = false;
   CallLog* log = nullptr;
 };

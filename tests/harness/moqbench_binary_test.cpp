@@ -3,11 +3,21 @@
 // that repeat run after run and a harness overhead within budget.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
 
-#include "harness/results/results_file.h"
+#include "harness/runner/case_builder.h"
+#include "harness/runner/memory_estimate.h"
+#include "harness/runner/registrar.h"
+#include "reports/schema/results_file.h"
 #include "tests/harness/subprocess.h"
 
 #ifndef MOQBENCH
@@ -23,6 +33,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::ProcessResult;
 using testing::run_process;
+using testing::RunningProcess;
 
 // The harness's own cost per measured round, measured with the empty_round scenario.
 constexpr uint64_t kHarnessOverheadBudget = 2000;
@@ -60,7 +71,7 @@ TEST_F(MoqbenchBinaryTest, SweepWritesValidJson) {
       run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4",
                    "--rounds", "2", "--warmup", "1", "--counter", "none", "--out", path("a.json")});
   ASSERT_EQ(r.status, 0) << r.err;
-  Result<results::ResultsFile> file = results::read_results_file(path("a.json"));
+  results::Result<results::ResultsFile> file = results::read_results_file(path("a.json"));
   ASSERT_TRUE(file) << file.error().message;
   ASSERT_EQ(file->cases.size(), 2u);
   EXPECT_EQ(file->cases[0].id, "model/group_write_frames/none/frames=4/batch=1");
@@ -95,7 +106,7 @@ results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<s
                   env);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
-  Result<results::ResultsFile> file = results::read_results_file(out);
+  results::Result<results::ResultsFile> file = results::read_results_file(out);
   EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
   return file ? *file : results::ResultsFile{};
 }
@@ -144,7 +155,7 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
                                  "--rounds", "1", "--warmup", "0", "--out", path("auto.json")},
                                 env());
   ASSERT_EQ(r.status, 0) << r.err;
-  Result<results::ResultsFile> file = results::read_results_file(path("auto.json"));
+  results::Result<results::ResultsFile> file = results::read_results_file(path("auto.json"));
   ASSERT_TRUE(file) << file.error().message;
   // perf where the PMU works; without one (these machines), callgrind: valgrind is installed.
   if (file->meta.counter_backend == results::CounterBackend::kPerf) {
@@ -154,6 +165,154 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
     EXPECT_THAT(r.err, HasSubstr("counter callgrind (auto: perf unavailable"));
     EXPECT_THAT(r.err, HasSubstr("re-running under"));
   }
+}
+
+// Issue 9: scenarios register themselves. A linker drops the object files of a static archive that
+// nothing refers to, registrars and all, so every MOQ_REGISTER_SCENARIO in scenarios/ must show up
+// in `moqbench list` (and in a registry filled from what this test links).
+TEST_F(MoqbenchBinaryTest, EveryRegisteredScenarioShowsUpInList) {
+  size_t in_sources = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(MOQ_SOURCE_DIR "/scenarios")) {
+    if (entry.path().extension() != ".cpp") continue;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("MOQ_REGISTER_SCENARIO(", 0) == 0) ++in_sources;
+  }
+  ASSERT_GT(in_sources, 0u);
+
+  ProcessResult r = run_process({MOQBENCH, "list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::set<std::string> listed;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t at = line.find("  (bench: ");
+    if (at != std::string::npos && line[0] != ' ') listed.insert(line.substr(0, at));
+  }
+  EXPECT_EQ(listed.size(), in_sources) << r.out;
+
+  ScenarioRegistry registry;
+  ASSERT_TRUE(register_linked_scenarios(registry));
+  std::set<std::string> linked;
+  for (const auto& def : registry.scenarios())
+    linked.insert(def->name);
+  EXPECT_EQ(linked, listed);
+  EXPECT_EQ(registered_scenario_count(), in_sources);
+}
+
+// Issue 12, defect 7: a case that cannot fit in what the process may use is refused before it is
+// built, with its size and the axes to lower; it used to die in the allocator (SIGABRT) without a
+// word. The address-space limit stands in for a smaller machine; the uninstrumented build, since
+// a sanitizer's shadow memory does not fit under one.
+TEST_F(MoqbenchBinaryTest, CaseThatCannotFitIsRefusedWithItsSizeAndTheAxesToLower) {
+  const std::string id = "model/fetch_frames/moq-lite-06/publishers=1/viewers=1024/frames=65536";
+  ProcessResult r = run_process({"/bin/sh", "-c",
+                                 "ulimit -v 2097152 && exec \"$0\" run \"$1\" --counter none "
+                                 "--rounds 1 --warmup 0",
+                                 MOQBENCH_UNINSTRUMENTED, id});
+  EXPECT_EQ(r.status, 2) << "signal " << r.signal << "\n" << r.err;
+  EXPECT_THAT(r.err, HasSubstr("case " + id + " needs about"));
+  EXPECT_THAT(r.err, HasSubstr("GiB of memory, more than the 2.0 GiB this process may use"));
+  EXPECT_THAT(r.err, HasSubstr("RLIMIT_AS"));
+  EXPECT_THAT(r.err,
+              HasSubstr("frames each viewer holds in a round (viewers 1024 x groups per round 1 x "
+                        "frames 65536 x 320 B)"));
+  EXPECT_THAT(r.err, HasSubstr("; lower viewers or frames"));
+}
+
+// The estimates stay above what the cases really use (peak RSS of the Release build), for the
+// scenario whose viewers hold the most (subscribe_frames, with its viewers' caches) and the one
+// whose viewers hold each round's frames (fetch_frames).
+TEST_F(MoqbenchBinaryTest, MemoryEstimatesAreAboveThePeakUse) {
+  ScenarioRegistry registry;
+  ASSERT_TRUE(register_linked_scenarios(registry));
+  for (const std::string id :
+       {"model/fetch_frames/moq-lite-06/publishers=1/viewers=64/frames=16384",
+        "model/fetch_frames/moq-transport-22/publishers=2/viewers=16/frames=16384",
+        "model/subscribe_frames/moq-lite-06/publishers=1/viewers=8/frames=16384",
+        "model/subscribe_frames/moq-transport-18/publishers=1/viewers=8/frames=4096"}) {
+    Result<CaseSpec> spec = parse_case_id(registry, id);
+    ASSERT_TRUE(spec) << spec.error().message;
+    ASSERT_TRUE(spec->scenario().estimate_memory) << id;
+    const uint64_t estimate = spec->scenario().estimate_memory(*spec).total();
+    ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", id, "--counter", "none",
+                                   "--rounds", "3", "--warmup", "1"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const uint64_t used = static_cast<uint64_t>(r.max_rss_kib) * 1024;
+    EXPECT_GE(estimate, used) << id << ": estimated " << format_bytes(estimate) << ", used "
+                              << format_bytes(used);
+    // And not so far above that it would refuse cases a machine can run.
+    EXPECT_LE(estimate, 4 * used) << id << ": estimated " << format_bytes(estimate) << ", used "
+                                  << format_bytes(used);
+  }
+}
+
+// Issue 12, defect 3: a callgrind run keeps every file it makes (out-file, region dumps, vgdb
+// pipes) in one private directory under $TMPDIR and removes it however the run ends.
+class CallgrindTmpdirTest : public MoqbenchBinaryTest {
+ protected:
+  void SetUp() override {
+    MoqbenchBinaryTest::SetUp();
+    tmp_ = dir_ / "tmp";
+    std::filesystem::create_directories(tmp_);
+  }
+  std::vector<std::string> tmp_entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(tmp_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  std::vector<std::string> tmp_env() const { return {"TMPDIR=" + tmp_.string()}; }
+
+  std::filesystem::path tmp_;
+};
+
+TEST_F(CallgrindTmpdirTest, RunLeavesNothingInTmpdir) {
+  ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", "model/empty_round/none",
+                                 "--counter", "callgrind", "--rounds", "2", "--warmup", "0"},
+                                tmp_env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
+  EXPECT_THAT(tmp_entries(), ::testing::IsEmpty());
+}
+
+TEST_F(CallgrindTmpdirTest, InterruptedSweepLeavesNothingInTmpdir) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    RunningProcess sweep({MOQBENCH_UNINSTRUMENTED, "sweep", "--scenario", "fetch_frames",
+                          "--counter", "callgrind", "--rounds", "20"},
+                         tmp_env());
+    // The second case has started: the first was measured under callgrind, dumps and all.
+    ASSERT_TRUE(sweep.wait_for_stderr("[2/", std::chrono::seconds(300))) << strsignal(sig);
+    const std::vector<std::string> during = tmp_entries();
+    ASSERT_EQ(during.size(), 1u) << "one private directory, nothing else: "
+                                 << ::testing::PrintToString(during);
+    EXPECT_THAT(during[0], ::testing::StartsWith("moq-callgrind."));
+    sweep.signal(sig);
+    ProcessResult r = sweep.wait();
+    EXPECT_EQ(r.signal, sig) << "ends by the signal it was sent\n" << r.err;
+    EXPECT_THAT(tmp_entries(), ::testing::IsEmpty()) << strsignal(sig);
+  }
+}
+
+TEST_F(CallgrindTmpdirTest, RunRemovesWhatKilledRunsLeft) {
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  waitpid(dead, nullptr, 0);  // reaped: no process has this pid now
+  const std::string dead_dir = "moq-callgrind." + std::to_string(dead) + ".a1B2c3";
+  const std::string dead_old_file = "moq-callgrind." + std::to_string(dead) + ".out";
+  const std::string live_dir = "moq-callgrind." + std::to_string(getpid()) + ".d4E5f6";
+  std::filesystem::create_directories(tmp_ / dead_dir);
+  std::ofstream(tmp_ / dead_dir / "callgrind.out") << "left by a killed run\n";
+  std::ofstream(tmp_ / dead_old_file) << "left by an older version\n";
+  std::filesystem::create_directories(tmp_ / live_dir);  // this test process is alive
+  std::ofstream(tmp_ / "unrelated.txt") << "not ours\n";
+
+  ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", "model/empty_round/none",
+                                 "--counter", "callgrind", "--rounds", "1", "--warmup", "0"},
+                                tmp_env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(tmp_entries(), (std::vector<std::string>{live_dir, "unrelated.txt"}));
 }
 
 }  // namespace

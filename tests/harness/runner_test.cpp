@@ -4,9 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "harness/counters/alloc_counter.h"
-#include "harness/results/json_io.h"
-#include "harness/results/validate.h"
+#include "harness/runner/memory_estimate.h"
 #include "harness/runner/runner.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/validate.h"
 #include "tests/harness/fake_scenarios.h"
 
 namespace moq::harness {
@@ -24,7 +25,8 @@ class RunnerTest : public ::testing::Test {
     };
     CaseSpec spec(def_, "model", "none", {});
     results::CaseResult c = run_case(spec, options, nullptr);
-    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kNone);
+    results::Status valid =
+        results::validate_case(results::to_json(c), results::CounterBackend::kNone);
     EXPECT_TRUE(valid) << valid.error().message;
     return c;
   }
@@ -120,6 +122,57 @@ TEST_F(RunnerTest, SetupRoundErrorAndExceptionAreRecorded) {
   EXPECT_THAT(*c.flags.reason, HasSubstr("exception: fake throw"));
 }
 
+// Issue 12, defect 7: running out of memory in a case is a failed case that says so; and a case
+// whose estimate cannot fit is refused before it is built.
+TEST_F(RunnerTest, OutOfMemoryIsRecordedAsSuch) {
+  testing::FakeBehaviour starved;
+  starved.bad_alloc_round = 3;
+  results::CaseResult c = run(starved);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("out of memory (std::bad_alloc)"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("lower its largest axes"));
+}
+
+TEST_F(RunnerTest, CaseBeyondMemoryIsRefusedBeforeItIsBuilt) {
+  bool built = false;
+  def_.name = "huge";
+  def_.axes = {AxisSpec::integer("viewers", "viewers", 1, 1, 1 << 20)};
+  def_.make = [&built](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
+    built = true;
+    return testing::make_fake_case({});
+  };
+  def_.estimate_memory = [](const CaseSpec& spec) {
+    MemoryEstimate e;
+    e.add("what each viewer holds", uint64_t{1} << 50,
+          {{"viewers", static_cast<uint64_t>(spec.integer("viewers"))}}, {"viewers"});
+    return e;
+  };
+  CaseSpec spec(def_, "model", "none", {{"viewers", int64_t{4}}});
+  results::CaseResult c = run_case(spec, {}, nullptr);
+  ASSERT_TRUE(c.flags.failed);
+  EXPECT_FALSE(built);
+  EXPECT_THAT(*c.flags.reason, HasSubstr("needs about 4.0 PiB of memory"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("what each viewer holds (viewers 4 x 1.0 PiB)"));
+  EXPECT_THAT(*c.flags.reason, HasSubstr("; lower viewers"));
+}
+
+TEST(MemoryEstimateTest, TermsMultiplyTheirFactorsAndNameTheAxes) {
+  MemoryEstimate e;
+  e.add("frames each viewer holds", 320, {{"viewers", 1024}, {"groups", 1}, {"frames", 65536}},
+        {"viewers", "frames"});
+  e.add("the process", 32 << 20, {});
+  EXPECT_EQ(e.total(), 320ull * 1024 * 65536 + (32 << 20));
+  ASSERT_TRUE(e.largest());
+  EXPECT_EQ(e.largest()->what,
+            "frames each viewer holds (viewers 1024 x groups 1 x frames 65536 x 320 B)");
+  EXPECT_EQ(e.largest()->axes, (std::vector<std::string>{"viewers", "frames"}));
+  e.add("absurd", UINT64_MAX / 2, {{"n", 3}});
+  EXPECT_EQ(e.total(), UINT64_MAX) << "saturates, never wraps";
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_bytes(20ull << 30), "20.0 GiB");
+  EXPECT_EQ(format_bytes(1000), "1000 B");
+}
+
 TEST_F(RunnerTest, FactoryErrorIsRecorded) {
   def_.name = "fake";
   def_.make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> {
@@ -144,10 +197,10 @@ class ScriptedCounter final : public counters::InstructionCounter {
     counters::InstrReading r;
     r.instructions = 1000 + static_cast<uint64_t>(call);
     r.multiplexed = static_cast<size_t>(call) < multiplexed.size() && multiplexed[call];
-    r.backend = counters::CounterBackend::Perf;
+    r.backend = results::CounterBackend::kPerf;
     return r;
   }
-  counters::CounterBackend backend() const override { return counters::CounterBackend::Perf; }
+  counters::CounterBackend backend() const override { return results::CounterBackend::kPerf; }
   const std::string& event() const override { return event_; }
 
  private:
@@ -164,7 +217,8 @@ class CountedRunnerTest : public RunnerTest {
     };
     CaseSpec spec(def_, "model", "none", {});
     results::CaseResult c = run_case(spec, options, &counter);
-    Status valid = results::validate_case(results::to_json(c), results::CounterBackend::kPerf);
+    results::Status valid =
+        results::validate_case(results::to_json(c), results::CounterBackend::kPerf);
     EXPECT_TRUE(valid) << valid.error().message;
     return c;
   }

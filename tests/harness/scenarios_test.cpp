@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 
 #include "harness/runner/case_builder.h"
+#include "harness/runner/registrar.h"
 #include "harness/runner/runner.h"
 #include "harness/runner/sweep_plan.h"
 #include "model/data/track.h"
-#include "scenarios/register_all.h"
 
 namespace moq::harness {
 namespace {
@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 
 class ScenariosTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(scenarios::register_all(registry_)); }
+  void SetUp() override { ASSERT_TRUE(register_linked_scenarios(registry_)); }
 
   results::CaseResult run(const std::string& id, RunOptions options = {1, 2}) {
     Result<CaseSpec> spec = parse_case_id(registry_, id);
@@ -32,6 +32,22 @@ class ScenariosTest : public ::testing::Test {
 TEST_F(ScenariosTest, EveryVersionIsImplementedAndKnown) {
   EXPECT_FALSE(registry_.implemented_versions().empty());
   EXPECT_EQ(registry_.known_versions().front(), "moq-lite-06");
+}
+
+TEST_F(ScenariosTest, RegistrarsGiveEveryScenarioOnceInNameOrder) {
+  ASSERT_EQ(registry_.scenarios().size(), registered_scenario_count());
+  for (size_t i = 1; i < registry_.scenarios().size(); ++i)
+    EXPECT_LT(registry_.scenarios()[i - 1]->name, registry_.scenarios()[i]->name);
+  // Registering them again into the same registry is refused as a duplicate.
+  Status again = register_linked_scenarios(registry_);
+  ASSERT_FALSE(again);
+  EXPECT_THAT(again.error().message, HasSubstr("registered twice"));
+  Result<ScenarioDef> one = registered_scenario("fetch_frames");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->name, "fetch_frames");
+  Result<ScenarioDef> none = registered_scenario("nosuch");
+  ASSERT_FALSE(none);
+  EXPECT_THAT(none.error().message, HasSubstr("(registered: empty_round, fetch_frames"));
 }
 
 TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOverEveryVersion) {

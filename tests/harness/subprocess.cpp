@@ -1,7 +1,9 @@
 #include "tests/harness/subprocess.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -24,53 +27,112 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+std::string name_of(const std::string& entry) {
+  return entry.substr(0, entry.find('='));
+}
+
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv,
-                          const std::vector<std::string>& env) {
-  ProcessResult result;
+RunningProcess::RunningProcess(const std::vector<std::string>& argv,
+                               const std::vector<std::string>& env) {
   static int counter = 0;
   const std::string base =
       (std::filesystem::temp_directory_path() /
        ("moq-subprocess-" + std::to_string(getpid()) + "-" + std::to_string(counter++)))
           .string();
-  const std::string out_path = base + ".out", err_path = base + ".err";
+  out_path_ = base + ".out";
+  err_path_ = base + ".err";
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path_.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path_.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   std::vector<std::string> args = argv;
   std::vector<char*> cargs;
   for (std::string& a : args)
     cargs.push_back(a.data());
   cargs.push_back(nullptr);
-  std::vector<std::string> envs;
-  for (char** e = environ; *e; ++e)
-    envs.emplace_back(*e);
-  envs.insert(envs.end(), env.begin(), env.end());
+  // The given entries replace inherited ones of the same name (getenv finds the first).
+  std::vector<std::string> envs = env;
+  for (char** e = environ; *e; ++e) {
+    bool replaced = false;
+    for (const std::string& given : env)
+      replaced = replaced || name_of(given) == name_of(*e);
+    if (!replaced) envs.emplace_back(*e);
+  }
   std::vector<char*> cenv;
   for (std::string& e : envs)
     cenv.push_back(e.data());
   cenv.push_back(nullptr);
 
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), cenv.data());
+  const int rc = posix_spawn(&pid_, cargs[0], &actions, nullptr, cargs.data(), cenv.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {
-    result.err = "posix_spawn " + argv[0] + " failed: " + std::to_string(rc);
+    pid_ = -1;
+    spawn_error_ = "posix_spawn " + argv[0] + " failed: " + std::to_string(rc);
+  }
+}
+
+RunningProcess::~RunningProcess() {
+  if (pid_ > 0 && !ended_) {
+    kill(pid_, SIGKILL);
+    reap(0);
+  }
+  if (!waited_) {
+    std::filesystem::remove(out_path_);
+    std::filesystem::remove(err_path_);
+  }
+}
+
+bool RunningProcess::wait_for_stderr(std::string_view text, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+    if (slurp(err_path_).find(text) != std::string::npos) return true;
+    if (ended_) return false;
+    reap(WNOHANG);  // one last look after it ended, then give up
+    if (!ended_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+void RunningProcess::reap(int options) {
+  rusage usage{};
+  if (wait4(pid_, &status_, options, &usage) == pid_) {
+    ended_ = true;
+    max_rss_kib_ = usage.ru_maxrss;
+  }
+}
+
+void RunningProcess::signal(int sig) {
+  if (pid_ > 0 && !ended_) kill(pid_, sig);
+}
+
+ProcessResult RunningProcess::wait() {
+  ProcessResult result;
+  if (pid_ <= 0) {
+    result.err = spawn_error_;
     return result;
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = slurp(out_path);
-  result.err = slurp(err_path);
-  std::filesystem::remove(out_path);
-  std::filesystem::remove(err_path);
+  if (!ended_) reap(0);
+  if (WIFEXITED(status_)) result.status = WEXITSTATUS(status_);
+  if (WIFSIGNALED(status_)) result.signal = WTERMSIG(status_);
+  result.max_rss_kib = max_rss_kib_;
+  result.out = slurp(out_path_);
+  result.err = slurp(err_path_);
+  if (!waited_) {
+    std::filesystem::remove(out_path_);
+    std::filesystem::remove(err_path_);
+  }
+  waited_ = true;
   return result;
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::vector<std::string>& env) {
+  RunningProcess process(argv, env);
+  return process.wait();
 }
 
 }  // namespace moq::harness::testing

@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/results/json_io.h"
 #include "reports/commands.h"
 #include "reports/compare.h"
 #include "reports/gate.h"
 #include "reports/overrides.h"
+#include "reports/schema/json_io.h"
 #include "reports/table.h"
 #include "tests/reports/synthetic.h"
 
@@ -168,25 +168,59 @@ TEST(Gate, ChangeEqualToTheLimitPassesAndImprovementsAreNamed) {
   EXPECT_DOUBLE_EQ(doc["cases"][0]["instructions"]["change_pct"].get<double>(), 1.0);
   EXPECT_EQ(doc["cases"][2]["verdict"], "improved");
   EXPECT_EQ(doc["cases"][2]["reasons"][0], "instructions -25.00%");
-  EXPECT_EQ(doc["cases"][2]["reasons"][1], "allocations 3 -> 1");
+  // Allocations by their maximum over rounds: samples {6, 3, 4, 3} -> {4, 1, 2, 1}.
+  EXPECT_EQ(doc["cases"][2]["reasons"][1], "allocations max 6 -> 4");
 }
 
 TEST(Gate, OneMoreAllocationRegresses) {
   TempDir dir;
-  ResultsFile head = base_file();
+  ResultsFile base = base_file();
+  find(base, kFanout)->metrics.allocations = results::compute_stats({5, 5, 5, 5});
+  ResultsFile head = base;
   find(head, kFanout)->metrics.allocations = results::compute_stats({6, 6, 6, 6});
-  const std::string base_path = write_synthetic(dir, "base.json", base_file());
+  const std::string base_path = write_synthetic(dir, "base.json", base);
   const std::string head_path = write_synthetic(dir, "head.json", head);
   CommandRun run = gate_files(gate_command(base_path, head_path));
   EXPECT_EQ(run.code, kExitRegressed) << run.out;
   const std::string row = line_of(run.out, kFanout);
   EXPECT_NE(row.find("REGRESSED"), std::string::npos) << run.out;
-  EXPECT_NE(row.find("allocations 5 -> 6 (+1 > +0)"), std::string::npos) << row;
+  EXPECT_NE(row.find("allocations max 5 -> 6 (+1 > +0)"), std::string::npos) << row;
 
   // Allowing one more allocation passes.
   GateCommand loose = gate_command(base_path, head_path);
   loose.max_allocations_increase = 1;
   EXPECT_EQ(gate_files(loose).code, kExitOk);
+}
+
+// Issue 13: a round that allocates more is a regression even when the median does not move, so
+// allocations are gated (and compared) by their maximum over the measured rounds.
+TEST(Gate, OneRoundAllocatingMoreRegressesThoughTheMedianIsUnchanged) {
+  TempDir dir;
+  ResultsFile base = base_file();
+  find(base, kFanout)->metrics.allocations = results::compute_stats({5, 5, 5, 5});
+  ResultsFile head = base;
+  find(head, kFanout)->metrics.allocations = results::compute_stats({5, 5, 7, 5});
+  ASSERT_EQ(find(head, kFanout)->metrics.allocations->median, 5u) << "the median is unchanged";
+  const std::string base_path = write_synthetic(dir, "base.json", base);
+  const std::string head_path = write_synthetic(dir, "head.json", head);
+
+  CommandRun run = gate_files(gate_command(base_path, head_path));
+  EXPECT_EQ(run.code, kExitRegressed) << run.out;
+  const std::string row = line_of(run.out, kFanout);
+  EXPECT_NE(row.find("REGRESSED"), std::string::npos) << run.out;
+  EXPECT_NE(row.find("allocations max 5 -> 7 (+2 > +0)"), std::string::npos) << row;
+
+  CommandRun json = gate_files(gate_command(base_path, head_path, OutputFormat::kJson));
+  const Json doc = Json::parse(json.out);
+  EXPECT_EQ(doc.at("cases").at(3).at("allocations").value("base_max", Json()), 5) << json.out;
+  EXPECT_EQ(doc.at("cases").at(3).at("allocations").value("head_max", Json()), 7) << json.out;
+
+  CommandRun compare = compare_files({base_path, head_path}, OutputFormat::kTable);
+  ASSERT_EQ(compare.code, 0) << compare.err;
+  EXPECT_NE(compare.out.find("allocations max base -> head"), std::string::npos) << compare.out;
+  const std::string compare_row = line_of(compare.out, kFanout);
+  EXPECT_NE(compare_row.find("5 -> 5"), std::string::npos) << "medians: " << compare_row;
+  EXPECT_NE(compare_row.find("5 -> 7"), std::string::npos) << "maxima: " << compare_row;
 }
 
 TEST(Gate, FailedCaseInHeadIsARegression) {
@@ -206,7 +240,7 @@ TEST(Gate, FailedCaseInHeadIsARegression) {
   const size_t head_cell = row.find(" failed ");
   ASSERT_NE(head_cell, std::string::npos) << run.out;
   EXPECT_LT(row.find("400,000"), head_cell);
-  EXPECT_NE(row.find("3 -> failed"), std::string::npos) << row;
+  EXPECT_NE(row.find("6 -> failed"), std::string::npos) << "the maximum of BASE's rounds: " << row;
 
   // The other way round (fixed in HEAD) is an improvement.
   CommandRun fixed = gate_files(gate_command(head_path, base_path, OutputFormat::kJson));
@@ -385,6 +419,23 @@ TEST_F(GateOverrides, BadOverrideFilesExit2WithTheLine) {
   EXPECT_EQ(gate_files(missing).code, kExitBadInput);
 }
 
+TEST_F(GateOverrides, DeeplyNestedOverridesFileIsBadInput) {
+  CommandRun deep = gate_with(
+      "deep.json", "{\"overrides\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+  EXPECT_EQ(deep.code, kExitBadInput);
+  EXPECT_NE(deep.err.find("deep.json: overrides[0]: nested deeper than 64 levels"),
+            std::string::npos)
+      << deep.err;
+}
+
+TEST_F(GateOverrides, DuplicateKeyInAJsonRuleIsBadInput) {
+  CommandRun dup = gate_with("dup.json", R"({"overrides": [{"case": "a", "case": "b",
+                                             "max_allocations_increase": 1}]})");
+  EXPECT_EQ(dup.code, kExitBadInput);
+  EXPECT_NE(dup.err.find("dup.json: overrides[0].case: duplicate key"), std::string::npos)
+      << dup.err;
+}
+
 TEST(Overrides, GlobMatching) {
   EXPECT_TRUE(glob_match("model/*", "model/fetch/v/frames=1"));
   EXPECT_TRUE(glob_match("*/frames=256", "model/fetch/v/frames=256"));
@@ -518,11 +569,13 @@ TEST_F(CompareFormats, CsvParsesWithOneRowPerCase) {
     EXPECT_EQ(row.size(), header.size()) << r.out;
   EXPECT_EQ(header[0], "id");
   EXPECT_EQ(header[2], "instructions:base");
-  EXPECT_EQ(header[6], "change_pct:head");
+  EXPECT_EQ(header[4], "allocations_max:base");
+  EXPECT_EQ(header[7], "change_pct:head");
   EXPECT_EQ(rows[2][0], kFrames16);
   EXPECT_EQ(rows[2][2], "40000");
-  EXPECT_EQ(rows[2][5], "40800");
-  EXPECT_EQ(rows[2][6], "2");
+  EXPECT_EQ(rows[2][4], "5") << "samples {5, 2, 3, 2}";
+  EXPECT_EQ(rows[2][6], "40800");
+  EXPECT_EQ(rows[2][7], "2");
   EXPECT_EQ(rows[5][0], kNewCase);
   EXPECT_EQ(rows[5][1], "new");
   EXPECT_EQ(rows[5][2], "") << "absent from BASE";
@@ -555,15 +608,18 @@ TEST_F(CompareFormats, GateFormatsCarryTheVerdicts) {
   CommandRun md = gate_files(gate_command(base_, head_, OutputFormat::kMarkdown));
   EXPECT_NE(md.out.find("| REGRESSED | " + kFrames16 + " |"), std::string::npos) << md.out;
   CommandRun csv = gate_files(gate_command(base_, head_, OutputFormat::kCsv));
-  EXPECT_NE(csv.out.find(kFrames256 + ",regressed,400000,400000,0,1,3,4,0,,"), std::string::npos)
+  // Allocations as maxima over rounds: samples {6, 3, 4, 3} -> {7, 4, 5, 4}.
+  EXPECT_NE(csv.out.find(kFrames256 + ",regressed,400000,400000,0,1,6,7,0,,"), std::string::npos)
       << csv.out;
 }
 
 TEST(CompareBackendNone, AllocationsOnlyWithoutInstructionColumns) {
   TempDir dir;
+  ResultsFile base = base_file(CounterBackend::kNone);
+  find(base, kFanout)->metrics.allocations = results::compute_stats({5, 5, 5, 5});
   ResultsFile head = base_file(CounterBackend::kNone, kCommitB);
   find(head, kFanout)->metrics.allocations = results::compute_stats({7, 7, 7, 7});
-  const std::string base_path = write_synthetic(dir, "base.json", base_file(CounterBackend::kNone));
+  const std::string base_path = write_synthetic(dir, "base.json", base);
   const std::string head_path = write_synthetic(dir, "head.json", head);
   CommandRun table = compare_files({base_path, head_path}, OutputFormat::kTable);
   ASSERT_EQ(table.code, 0) << table.err;
@@ -571,7 +627,7 @@ TEST(CompareBackendNone, AllocationsOnlyWithoutInstructionColumns) {
   EXPECT_NE(line_of(table.out, kFanout).find("5 -> 7"), std::string::npos);
   CommandRun gate = gate_files(gate_command(base_path, head_path));
   EXPECT_EQ(gate.code, kExitRegressed);
-  EXPECT_NE(line_of(gate.out, kFanout).find("allocations 5 -> 7 (+2 > +0)"), std::string::npos);
+  EXPECT_NE(line_of(gate.out, kFanout).find("allocations max 5 -> 7 (+2 > +0)"), std::string::npos);
 }
 
 TEST(CompareNotes, DifferentDeliveryIsFlagged) {

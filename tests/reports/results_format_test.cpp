@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/results/json_io.h"
-#include "harness/results/results.h"
-#include "harness/results/results_file.h"
-#include "harness/results/validate.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/results.h"
+#include "reports/schema/results_file.h"
+#include "reports/schema/validate.h"
 #include "tests/reports/synthetic.h"
 
 namespace moq::results {
@@ -115,7 +115,8 @@ TEST(ResultsValidate, RejectsBadFieldsNamingTheirPath) {
       {"/meta/kernel", nullptr, true, "meta.kernel: missing"},
       {"/meta/git_dirty", "no", false, "meta.git_dirty: expected true or false"},
       {"/meta/git_commit", "abc", false, "meta.git_commit: expected null or a 40- or 64-digit"},
-      {"/meta/counter_backend", "papi", false, "meta.counter_backend: expected \"none\""},
+      {"/meta/counter_backend", "papi", false,
+       "meta.counter_backend: expected one of \"none\", \"perf\", \"callgrind\""},
       {"/meta/counter_event", nullptr, false, "meta.counter_event: expected a string"},
       {"/meta/pinned_cpu", -1, false, "meta.pinned_cpu: expected null or a CPU number"},
       {"/meta/command_line/1", 7, false, "meta.command_line[1]: expected a string"},

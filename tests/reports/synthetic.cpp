@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "harness/results/results_file.h"
+#include "reports/schema/results_file.h"
 
 namespace moq::results::testing {
 

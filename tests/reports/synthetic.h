@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/results.h"
+#include "reports/schema/results.h"
 
 namespace moq::results::testing {
 

@@ -11,15 +11,11 @@
 #include <variant>
 #include <vector>
 
+#include "reports/schema/counter_backend.h"
+
 namespace moq::results {
 
 inline constexpr std::string_view kSchema = "moqbench.results/1";
-
-// Which counter produced the instruction counts. Counts from different backends (or events) are
-// never compared.
-enum class CounterBackend { kNone, kPerf, kCallgrind };
-std::string_view to_string(CounterBackend backend);
-std::optional<CounterBackend> parse_counter_backend(std::string_view text);
 
 // Where, how and from what the results were produced.
 struct Meta {

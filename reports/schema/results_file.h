@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/schema/results.h"
+#include "reports/schema/status.h"
 
 namespace moq::results {
 

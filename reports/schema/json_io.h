@@ -7,15 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/schema/json_text.h"
+#include "reports/schema/results.h"
+#include "reports/schema/status.h"
 
 namespace moq::results {
-
-// Keeps object keys in written order, so files read the way FORMAT.md lists the fields.
-using Json = nlohmann::ordered_json;
 
 Json to_json(const Meta& meta);
 Json to_json(const MetricStats& stats);
@@ -25,8 +21,9 @@ Json to_json(const ResultsFile& file);
 // Validates doc, then converts it. The error names the path of the first bad field.
 Result<ResultsFile> from_json(const Json& doc);
 
-// Parses JSON text (syntax errors carry the byte position) and converts it. source names the
-// text in error messages ("base.json: cases[2].id: missing").
+// Parses JSON text strictly (json_text.h: bounded nesting, no duplicate keys; syntax errors carry
+// the byte position) and converts it. source names the text in error messages
+// ("base.json: cases[2].id: missing").
 Result<ResultsFile> parse_results(std::string_view text, std::string_view source);
 
 // The file as text: the document indented, except that each case stays on one line, so files

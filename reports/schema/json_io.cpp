@@ -1,8 +1,8 @@
-#include "harness/results/json_io.h"
+#include "reports/schema/json_io.h"
 
 #include <utility>
 
-#include "harness/results/validate.h"
+#include "reports/schema/validate.h"
 
 namespace moq::results {
 namespace {
@@ -155,15 +155,10 @@ Result<ResultsFile> from_json(const Json& doc) {
 }
 
 Result<ResultsFile> parse_results(std::string_view text, std::string_view source) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    // nlohmann's message carries the line and column of the syntax error.
-    return Error{0, std::string(source) + ": not valid JSON: " + e.what()};
-  }
-  Result<ResultsFile> file = from_json(doc);
-  if (!file.ok()) return Error{0, std::string(source) + ": " + file.error().message};
+  Result<Json> doc = parse_json_text(text, source);
+  if (!doc.ok()) return doc.error();
+  Result<ResultsFile> file = from_json(*doc);
+  if (!file.ok()) return Error{std::string(source) + ": " + file.error().message};
   return file;
 }
 

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "harness/results/json_io.h"
-#include "harness/results/results.h"
-#include "model/base/result.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/results.h"
+#include "reports/schema/status.h"
 
 namespace moq::results {
 

@@ -1,4 +1,4 @@
-#include "harness/results/results_file.h"
+#include "reports/schema/results_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,23 +6,30 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <utility>
 
-#include "harness/results/json_io.h"
-#include "harness/results/validate.h"
+#include "reports/schema/json_io.h"
+#include "reports/schema/validate.h"
 
 namespace moq::results {
 namespace {
 
 Error io_error(const std::string& what, const std::string& path, int err) {
-  return Error{static_cast<uint64_t>(err), what + " " + path + ": " + std::strerror(err)};
+  return Error{what + " " + path + ": " + std::strerror(err)};
 }
 
 }  // namespace
 
 Result<ResultsFile> read_results_file(const std::string& path) {
+  // An ifstream opens a directory and then reads nothing, which would be reported as an empty,
+  // invalid JSON text: say what it is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Error{path + ": is a directory, not a results file (name a .json file in it)"};
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return io_error("cannot read", path, errno);
   std::ostringstream text;
@@ -68,8 +75,8 @@ Status write_file_atomically(const std::string& path, const std::string& text) {
 
 Status write_results_file(const std::string& path, const ResultsFile& file) {
   if (Status status = validate(to_json(file)); !status.ok()) {
-    return Error{
-        0, "refusing to write an invalid results file " + path + ": " + status.error().message};
+    return Error{"refusing to write an invalid results file " + path + ": " +
+                 status.error().message};
   }
   return write_file_atomically(path, serialize(file));
 }
@@ -91,7 +98,7 @@ Status ResultsWriter::add(CaseResult c) {
     return status;
   }
   if (index_by_id_.count(c.id) != 0) {
-    return Error{0, path + ": id already written to " + path_};
+    return Error{path + ": id already written to " + path_};
   }
   index_by_id_.emplace(c.id, file_.cases.size());
   case_lines_.push_back(serialize_case_line(c));

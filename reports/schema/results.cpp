@@ -1,29 +1,10 @@
-#include "harness/results/results.h"
+#include "reports/schema/results.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 namespace moq::results {
-
-std::string_view to_string(CounterBackend backend) {
-  switch (backend) {
-    case CounterBackend::kNone:
-      return "none";
-    case CounterBackend::kPerf:
-      return "perf";
-    case CounterBackend::kCallgrind:
-      return "callgrind";
-  }
-  return "none";
-}
-
-std::optional<CounterBackend> parse_counter_backend(std::string_view text) {
-  if (text == "none") return CounterBackend::kNone;
-  if (text == "perf") return CounterBackend::kPerf;
-  if (text == "callgrind") return CounterBackend::kCallgrind;
-  return std::nullopt;
-}
 
 std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples) {
   if (samples.empty()) return std::nullopt;

@@ -1,4 +1,4 @@
-#include "harness/results/validate.h"
+#include "reports/schema/validate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,10 +18,9 @@ namespace {
     if (!status_.ok()) return status_; \
   } while (0)
 
+// What the error quotes of a bad value: a bounded excerpt, whatever the value's size.
 std::string excerpt(const Json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
+  return json_excerpt(value);
 }
 
 std::string child(const std::string& path, std::string_view key) {
@@ -34,11 +33,11 @@ std::string element(const std::string& path, size_t index) {
 }
 
 Error bad(const std::string& path, std::string_view expected, const Json& got) {
-  return Error{0, path + ": expected " + std::string(expected) + ", got " + excerpt(got)};
+  return Error{path + ": expected " + std::string(expected) + ", got " + excerpt(got)};
 }
 
 Error problem(const std::string& path, const std::string& what) {
-  return Error{0, path + ": " + what};
+  return Error{path + ": " + what};
 }
 
 // An object holding exactly `keys`: a missing key is named before an unknown one.
@@ -241,7 +240,8 @@ Status validate_meta(const Json& j, const std::string& path) {
       backend_json.is_string() ? parse_counter_backend(backend_json.get<std::string>())
                                : std::nullopt;
   if (!backend) {
-    return bad(child(path, "counter_backend"), "\"none\", \"perf\" or \"callgrind\"", backend_json);
+    return bad(child(path, "counter_backend"), "one of " + counter_backend_list(/*quote=*/true),
+               backend_json);
   }
   const Json& event = j["counter_event"];
   if (*backend == CounterBackend::kNone) {

@@ -1,0 +1,239 @@
+// The stack's cost budgets, checked on a results file of the gate's sweep (tests/gate/sweep-args,
+// measured with callgrind): the committed baseline, and the sweep tests/gate/run-gate has just
+// measured. They were asserted by hand-written callgrind drivers before (one per layer); now the
+// harness measures the cases and this test reads its JSON. Per measured round:
+//
+//   the transport (transport_write_read, transport_stream_life; scenarios/):
+//     one chunk's write + read, the transport's own part: (path=transport - path=loopback) /
+//       writes <= 200 instructions, no allocation, the same for 64-byte and 16 KiB chunks (the
+//       payload is passed by reference, never touched);
+//     one uni stream's life (open, accept, finish, FIN read, handles dropped): (round - empty
+//       round) / streams <= 2,000 instructions and at most 2 allocations;
+//   the moq-lite sessions (fetch_frames, subscribe_frames, publishers=1 viewers=1):
+//     a 256-frame round <= 1,000,000 instructions; at most 32 allocations, and a 256-frame round
+//     at most 4 more than a 4-frame one;
+//   the moq-transport sessions: a 256-frame fetch round <= 1.5x the same round on moq-lite-06; at
+//     most 32 allocations, 4-frame and 256-frame rounds within 4 of each other, fetch and
+//     subscribe alike.
+// Allocations are counted by their maximum over the measured rounds, as the gate counts them.
+//
+// Usage: budgets_test RESULTS.json (a ctest runs it on each file).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "reports/schema/results_file.h"
+
+namespace moq::gate {
+namespace {
+
+using results::CaseResult;
+using results::ResultsFile;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+const ResultsFile* g_results = nullptr;
+
+constexpr const char* kLiteVersions[] = {"moq-lite-06", "moq-lite-07-wip"};
+constexpr const char* kIetfVersions[] = {"moq-transport-18", "moq-transport-22"};
+
+std::string round_id(const std::string& scenario, const std::string& version, int frames) {
+  return "model/" + scenario + "/" + version +
+         "/publishers=1/viewers=1/frames=" + std::to_string(frames);
+}
+
+std::string write_read_id(int chunk, const char* path) {
+  return "model/transport_write_read/none/chunk_size=" + std::to_string(chunk) +
+         "/writes=100/path=" + path;
+}
+
+// Checks budgets against one results file; each broken budget (or missing case) is one message.
+class Budgets {
+ public:
+  explicit Budgets(const ResultsFile& file) : file_(file) {}
+
+  std::vector<std::string> transport() {
+    problems_.clear();
+    const double writes = 100, streams = 100;
+    for (int chunk : {64, 16384}) {
+      const CaseResult* through = find(write_read_id(chunk, "transport"));
+      const CaseResult* without = find(write_read_id(chunk, "loopback"));
+      if (!through || !without) continue;
+      const double per_chunk =
+          (static_cast<double>(instructions(*through)) - instructions(*without)) / writes;
+      at_most(per_chunk, 200, through->id + ": instructions per write + read beyond loopback");
+      at_least(per_chunk, 20, through->id + ": instructions per write + read (nothing measured?)");
+      at_most(max_allocations(*through), 0, through->id + ": allocations");
+    }
+    const CaseResult* small = find(write_read_id(64, "transport"));
+    const CaseResult* large = find(write_read_id(16384, "transport"));
+    if (small && large && instructions(*small) != instructions(*large)) {
+      problems_.push_back("a write + read depends on the chunk's size (the payload was touched): " +
+                          std::to_string(instructions(*small)) + " instructions for 64 B, " +
+                          std::to_string(instructions(*large)) + " for 16 KiB");
+    }
+    const CaseResult* life = find("model/transport_stream_life/none/streams=100");
+    const CaseResult* empty = find("model/empty_round/none");
+    if (life && empty) {
+      const double per_stream =
+          (static_cast<double>(instructions(*life)) - instructions(*empty)) / streams;
+      at_most(per_stream, 2000, life->id + ": instructions per stream life");
+      at_least(per_stream, 50, life->id + ": instructions per stream life (nothing measured?)");
+      at_most(static_cast<double>(max_allocations(*life)) / streams, 2,
+              life->id + ": allocations per stream life");
+    }
+    return problems_;
+  }
+
+  std::vector<std::string> lite_sessions() {
+    problems_.clear();
+    for (const char* version : kLiteVersions) {
+      for (const char* scenario : {"fetch_frames", "subscribe_frames"}) {
+        if (const CaseResult* large = find(round_id(scenario, version, 256)))
+          at_most(instructions(*large), 1'000'000, large->id + ": instructions");
+        round_allocations(scenario, version);
+      }
+    }
+    return problems_;
+  }
+
+  std::vector<std::string> ietf_sessions() {
+    problems_.clear();
+    const CaseResult* lite = find(round_id("fetch_frames", "moq-lite-06", 256));
+    for (const char* version : kIetfVersions) {
+      const CaseResult* large = find(round_id("fetch_frames", version, 256));
+      if (lite && large) {
+        at_most(instructions(*large), 1.5 * instructions(*lite),
+                large->id + ": instructions (1.5x moq-lite-06's " +
+                    std::to_string(instructions(*lite)) + ")");
+      }
+      round_allocations("fetch_frames", version);
+      round_allocations("subscribe_frames", version);
+    }
+    return problems_;
+  }
+
+ private:
+  static double instructions(const CaseResult& c) {
+    return c.metrics.instructions ? static_cast<double>(c.metrics.instructions->median) : 0;
+  }
+  static double max_allocations(const CaseResult& c) {
+    return c.metrics.allocations ? static_cast<double>(c.metrics.allocations->max) : 1e18;
+  }
+
+  const CaseResult* find(const std::string& id) {
+    const CaseResult* c = file_.find_case(id);
+    if (!c) {
+      problems_.push_back(id + ": not in the results (tests/gate/sweep-args must measure it)");
+    } else if (c->flags.failed) {
+      problems_.push_back(id + ": failed: " + c->flags.reason.value_or(""));
+      c = nullptr;
+    } else if (!c->metrics.instructions || !c->metrics.allocations) {
+      problems_.push_back(id + ": no instruction or allocation counts");
+      c = nullptr;
+    }
+    return c;
+  }
+
+  void at_most(double value, double budget, const std::string& what) {
+    if (value > budget)
+      problems_.push_back(what + " " + std::to_string(value) + " > " + std::to_string(budget));
+  }
+  void at_least(double value, double floor, const std::string& what) {
+    if (value < floor)
+      problems_.push_back(what + " " + std::to_string(value) + " < " + std::to_string(floor));
+  }
+
+  void round_allocations(const std::string& scenario, const std::string& version) {
+    const CaseResult* small = find(round_id(scenario, version, 4));
+    const CaseResult* large = find(round_id(scenario, version, 256));
+    if (!small || !large) return;
+    if (instructions(*large) <= instructions(*small))
+      problems_.push_back(large->id + ": no more instructions than 4 frames (nothing measured?)");
+    at_most(max_allocations(*small), 32, small->id + ": allocations");
+    at_most(max_allocations(*large), 32, large->id + ": allocations");
+    const double a = max_allocations(*small), b = max_allocations(*large);
+    at_most(a > b ? a - b : b - a, 4,
+            scenario + " " + version + ": allocations from 4 to 256 frames");
+  }
+
+  const ResultsFile& file_;
+  std::vector<std::string> problems_;
+};
+
+TEST(Budgets, Transport) {
+  EXPECT_THAT(Budgets(*g_results).transport(), IsEmpty());
+}
+
+TEST(Budgets, LiteSessions) {
+  EXPECT_THAT(Budgets(*g_results).lite_sessions(), IsEmpty());
+}
+
+TEST(Budgets, IetfSessions) {
+  EXPECT_THAT(Budgets(*g_results).ietf_sessions(), IsEmpty());
+}
+
+// The checks can fail: the same file with one count raised past each kind of budget.
+void set_samples(std::optional<results::MetricStats>& stats, uint64_t value) {
+  ASSERT_TRUE(stats);
+  std::vector<uint64_t> samples(stats->samples.size(), value);
+  stats = results::compute_stats(std::move(samples));
+}
+
+CaseResult& case_of(ResultsFile& file, const std::string& id) {
+  for (CaseResult& c : file.cases)
+    if (c.id == id) return c;
+  ADD_FAILURE() << id << " is not in the results";
+  static CaseResult none;
+  return none;
+}
+
+TEST(Budgets, CatchOverruns) {
+  ResultsFile worse = *g_results;
+  set_samples(case_of(worse, round_id("fetch_frames", "moq-lite-06", 256)).metrics.instructions,
+              1'000'001);
+  set_samples(
+      case_of(worse, round_id("subscribe_frames", "moq-transport-22", 256)).metrics.allocations,
+      33);
+  set_samples(case_of(worse, write_read_id(16384, "transport")).metrics.instructions, 50'000);
+  worse.cases.erase(worse.cases.begin());
+  EXPECT_THAT(Budgets(worse).lite_sessions(),
+              Contains(HasSubstr("moq-lite-06/publishers=1/viewers=1/frames=256: instructions")));
+  EXPECT_THAT(Budgets(worse).ietf_sessions(),
+              Contains(HasSubstr("subscribe_frames/moq-transport-22/publishers=1/viewers=1/"
+                                 "frames=256: allocations 33")));
+  const std::vector<std::string> transport = Budgets(worse).transport();
+  EXPECT_THAT(transport, Contains(HasSubstr("depends on the chunk's size")));
+  EXPECT_THAT(transport, Contains(HasSubstr("instructions per write + read beyond loopback")));
+  EXPECT_THAT(Budgets(worse).lite_sessions(), Contains(HasSubstr("not in the results")))
+      << "a case the sweep no longer measures is named, not skipped";
+}
+
+}  // namespace
+}  // namespace moq::gate
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleMock(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s RESULTS.json (the gate's sweep, measured with callgrind)\n",
+                 argv[0]);
+    return 2;
+  }
+  moq::results::Result<moq::results::ResultsFile> file = moq::results::read_results_file(argv[1]);
+  if (!file) {
+    std::fprintf(stderr, "budgets_test: %s\n", file.error().message.c_str());
+    return 2;
+  }
+  if (file->meta.counter_backend != moq::results::CounterBackend::kCallgrind) {
+    std::fprintf(
+        stderr, "budgets_test: %s was measured with counter %s; the budgets are callgrind counts\n",
+        argv[1], std::string(moq::results::to_string(file->meta.counter_backend)).c_str());
+    return 2;
+  }
+  moq::gate::g_results = &*file;
+  return RUN_ALL_TESTS();
+}

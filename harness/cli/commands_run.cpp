@@ -4,6 +4,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/runner/case_builder.h"
+#include "harness/runner/memory_check.h"
 #include "harness/runner/summary.h"
 
 namespace moq::cli {
@@ -81,6 +82,13 @@ Action add_run_command(CLI::App& app, const CliContext& ctx) {
         [&](const results::Meta& meta, const std::vector<results::CaseResult>& done) {
           for (const results::CaseResult& c : done)
             harness::print_case_summary(ctx.io->out, meta, c);
+          // One case per process, so the process's peak is the case's (with the program's own
+          // few MiB): what its memory estimate is checked against. Under callgrind the process
+          // is valgrind, whose peak is not the case's.
+          if (meta.counter_backend == results::CounterBackend::kCallgrind) return;
+          if (std::optional<uint64_t> peak = harness::peak_resident_bytes())
+            ctx.io->out << "peak memory " << *peak << " bytes (" << harness::format_bytes(*peak)
+                        << "), this process's resident set at its largest\n";
         });
   };
 }

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <limits>
+#include <string>
 
 #include "harness/runner/memory_estimate.h"
 
@@ -23,6 +26,20 @@ void lower_to_rlimit(MemoryLimit& limit, int resource, const char* name) {
 }
 
 }  // namespace
+
+std::optional<uint64_t> peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmHWM:") {
+      uint64_t kib = 0;
+      if (status >> kib) return kib * 1024;
+      return std::nullopt;
+    }
+    status.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::nullopt;
+}
 
 MemoryLimit memory_limit() {
   MemoryLimit limit;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "harness/runner/scenario.h"
@@ -20,6 +21,11 @@ struct MemoryLimit {
 // (sysconf(_SC_PHYS_PAGES) x the page size; the rest is left to the system and other programs),
 // RLIMIT_AS and RLIMIT_DATA. Deterministic for a machine and its limits, unlike free memory.
 MemoryLimit memory_limit();
+
+// This process's peak resident set so far (VmHWM in /proc/self/status), or nullopt where the
+// system does not say. Not getrusage's ru_maxrss: Linux carries that across exec, so a process
+// spawned by a large one (a sanitized test) would report its parent's peak as its own.
+std::optional<uint64_t> peak_resident_bytes();
 
 // OK when the case's scenario has no estimate or its estimate fits `limit`. Otherwise an Error
 // naming the case, the estimate, its largest term, the limit and the axes to lower.

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,11 +97,7 @@ bool RunningProcess::wait_for_stderr(std::string_view text, std::chrono::millise
 }
 
 void RunningProcess::reap(int options) {
-  rusage usage{};
-  if (wait4(pid_, &status_, options, &usage) == pid_) {
-    ended_ = true;
-    max_rss_kib_ = usage.ru_maxrss;
-  }
+  if (waitpid(pid_, &status_, options) == pid_) ended_ = true;
 }
 
 void RunningProcess::signal(int sig) {
@@ -118,7 +113,6 @@ ProcessResult RunningProcess::wait() {
   if (!ended_) reap(0);
   if (WIFEXITED(status_)) result.status = WEXITSTATUS(status_);
   if (WIFSIGNALED(status_)) result.signal = WTERMSIG(status_);
-  result.max_rss_kib = max_rss_kib_;
   result.out = slurp(out_path_);
   result.err = slurp(err_path_);
   if (!waited_) {

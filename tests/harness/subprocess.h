@@ -12,9 +12,8 @@
 namespace moq::harness::testing {
 
 struct ProcessResult {
-  int status = -1;       // exit status; -1 when it did not exit normally
-  int signal = 0;        // the signal that ended it, when one did
-  long max_rss_kib = 0;  // its peak resident set size
+  int status = -1;  // exit status; -1 when it did not exit normally
+  int signal = 0;   // the signal that ended it, when one did
   std::string out;
   std::string err;
 };
@@ -44,7 +43,6 @@ class RunningProcess {
   bool ended_ = false;   // reaped: status_ holds how it ended
   bool waited_ = false;  // wait() took the output and removed the files
   int status_ = 0;
-  long max_rss_kib_ = 0;
   std::string out_path_, err_path_;
   std::string spawn_error_;
 };

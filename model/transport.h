@@ -80,7 +80,8 @@ class RecvStream {
   virtual uint64_t id() const = 0;
 
   // Hands out the next chunk (at most max bytes) by reference; reading returns flow-control
-  // credit to the sender.
+  // credit to the sender. With WouldBlock chunk is left empty, so that a reader's spent chunk
+  // does not keep the sender's block alive while the reader waits.
   virtual ReadResult read(Bytes& chunk, size_t max = SIZE_MAX) = 0;
   // Asks the peer to stop sending (STOP_SENDING with code); unread data is discarded.
   virtual void stop(uint64_t code) = 0;

@@ -66,13 +66,15 @@ Error Core::send_refused(const Channel& c, const char* op) const {
 
 // ---- Streams: pooling ----
 
-Stream* Core::take_stream() {
-  if (pool.empty()) {
+Stream* Core::take_stream(bool bidi) {
+  Stream*& free = pool[bidi];
+  if (!free) {
     streams.push_back(std::make_unique<Stream>(*this));
     return streams.back().get();
   }
-  Stream* st = pool.back();
-  pool.pop_back();
+  Stream* st = free;
+  free = st->next_free;
+  --pooled;
   return st;
 }
 
@@ -93,7 +95,9 @@ void Core::recycle(Stream& st) {
     c.recv_done = false;
   }
   st.in_use = false;
-  pool.push_back(&st);
+  st.next_free = pool[st.bidi];
+  pool[st.bidi] = &st;
+  ++pooled;
 }
 
 void Core::drop_halves(Stream& st, uint8_t n) {
@@ -109,7 +113,7 @@ Result<Stream*> Core::open(uint8_t s, bool bidi) {
   uint32_t& open_count = bidi ? me.open_bidi : me.open_uni;
   if (open_count >= (bidi ? cfg.max_bidi : cfg.max_uni)) return static_cast<Stream*>(nullptr);
   ++open_count;
-  Stream* st = take_stream();
+  Stream* st = take_stream(bidi);
   uint64_t& next_id = bidi ? me.next_bidi_id : me.next_uni_id;
   st->id = next_id;
   next_id += 4;
@@ -381,7 +385,7 @@ void Core::release_send(Channel& c) {
 
 // Every case of read(): nothing to hand out, a chunk larger than max, waiters to wake.
 [[gnu::noinline]] ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
-  if (!c.read_ok || c.queue.empty()) return read_without_data(c);
+  if (!c.read_ok || c.queue.empty()) return read_without_data(c, chunk);
   Bytes& front = c.queue.front();
   size_t n = front.size();
   if (n <= max) {
@@ -400,11 +404,12 @@ void Core::release_send(Channel& c) {
   return {ReadStatus::Data};
 }
 
-ReadResult Core::read_without_data(Channel& c) {
+ReadResult Core::read_without_data(Channel& c, Bytes& chunk) {
   if (closed) return {ReadStatus::Error, closed_code(c.from ^ 1)};
   if (c.recv_stopped) return {ReadStatus::Error, transport_error::kStreamStopped};
   switch (c.send_state) {
     case SendState::Open:
+      chunk.reset();  // the reader waits: its spent chunk must not hold the sender's block
       return {ReadStatus::WouldBlock};
     case SendState::Finished:
       receiver_done(c);

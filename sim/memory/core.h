@@ -105,10 +105,11 @@ struct Stream {
   uint8_t opener = 0;
   bool bidi = false;
   bool in_use = false;
-  uint8_t channels = 1;       // 1 (uni) or 2 (bidi)
-  uint8_t channels_done = 0;  // channels whose receiving half is done
-  uint8_t halves_held = 0;    // halves not yet released (the accept queue holds the acceptor's)
-  Channel ch[2];              // ch[0]: opener -> acceptor; ch[1]: acceptor -> opener (bidi)
+  uint8_t channels = 1;         // 1 (uni) or 2 (bidi)
+  uint8_t channels_done = 0;    // channels whose receiving half is done
+  uint8_t halves_held = 0;      // halves not yet released (the accept queue holds the acceptor's)
+  Channel ch[2];                // ch[0]: opener -> acceptor; ch[1]: acceptor -> opener (bidi)
+  Stream* next_free = nullptr;  // while pooled
 };
 
 // One endpoint's state.
@@ -145,7 +146,11 @@ struct Core {
   uint32_t connections = 2;                      // MemoryConnection objects alive
   uint64_t handles = 0;                          // stream handles held by the application
   std::vector<std::unique_ptr<Stream>> streams;  // every Stream ever made, in use or pooled
-  std::vector<Stream*> pool;
+  // Recycled stream states (intrusive free lists), uni and bidi apart: a state keeps the
+  // capacity its queues grew to, and a uni (data) stream reused as a bidi (request) stream, or
+  // the other way round, would grow its queues again in a later round.
+  Stream* pool[2] = {nullptr, nullptr};
+  size_t pooled = 0;
 
   // Connection operations.
   Result<Stream*> open(uint8_t s, bool bidi);
@@ -162,7 +167,7 @@ struct Core {
   void set_order(Channel& c, int64_t order);
   ReadResult read(Channel& c, Bytes& chunk, size_t max);
   // read() when no data can be handed out: closed, stopped, empty, FIN or reset.
-  ReadResult read_without_data(Channel& c);
+  ReadResult read_without_data(Channel& c, Bytes& chunk);
   void stop(Channel& c, uint64_t code);
   void release_send(Channel& c);
   void release_recv(Channel& c);
@@ -183,7 +188,7 @@ struct Core {
   void serve_blocked(Side& s);
 
  private:
-  Stream* take_stream();
+  Stream* take_stream(bool bidi);
   void recycle(Stream& st);
   void drop_halves(Stream& st, uint8_t n);
   void discard(Channel& c);

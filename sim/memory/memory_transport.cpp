@@ -100,7 +100,7 @@ const ConnectionStats& MemoryConnection::stats() const {
 }
 
 size_t MemoryConnection::live_streams() const {
-  return core_->streams.size() - core_->pool.size();
+  return core_->streams.size() - core_->pooled;
 }
 
 size_t MemoryConnection::pooled_capacity() const {

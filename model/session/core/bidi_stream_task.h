@@ -47,6 +47,13 @@ class BidiStreamTask : public PooledTask {
     note(in);
     return in;
   }
+  // The same with a decoder that writes into its own, reused, target.
+  template <class Decode>
+  In next_in_place(const char* name, Decode&& decode) {
+    const In in = in_.next_in_place(read_waiter_, name, decode);
+    note(in);
+    return in;
+  }
   // Queues bytes to send (written by the next flush()).
   void send(Bytes bytes) { out_.push(std::move(bytes)); }
   // Writes what is queued; Pending arms the write waiter.

@@ -114,14 +114,21 @@ class StreamInput {
   // armed when Pending. name is the item expected, for the error when the stream ends inside it.
   template <class T, class Decode>
   In next(Waiter& waiter, const char* name, Decode&& decode_fn, T& out) {
+    return next_in_place(waiter, name, [&](std::span<const uint8_t> bytes) {
+      auto d = decode_fn(bytes);
+      if (d.status == DecodeStatus::Ok) out = std::move(d.value);
+      return d;
+    });
+  }
+  // The same with a decoder that writes the item into its own target (decode(span) ->
+  // Decoded<X>, X unused): a target kept between items keeps its storage.
+  template <class Decode>
+  In next_in_place(Waiter& waiter, const char* name, Decode&& decode_fn) {
     for (;;) {
       switch (fill()) {
         case ReadStatus::Data: {
           auto d = decode(decode_fn);
-          if (d.status == DecodeStatus::Ok) {
-            out = std::move(d.value);
-            return In::Message;
-          }
+          if (d.status == DecodeStatus::Ok) return In::Message;
           if (d.status == DecodeStatus::Malformed) {
             error_ = std::move(d.error);
             return In::Malformed;

@@ -112,11 +112,10 @@ void ControlTask::accept_request(BidiStream stream) {
   in.attach(std::move(stream.recv));
   if (in.fill() == ReadStatus::Data) {
     const w::IetfVersion v = s_.v();
-    Decoded<w::ControlMessage> d =
-        in.decode([v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); });
+    Decoded<std::monostate> d = in.decode(
+        [&](std::span<const uint8_t> bytes) { return w::decode_control_into(bytes, v, first_); });
     if (d.ok()) {
       ++s_.stats().messages_decoded;
-      first_ = std::move(d.value);
       s_.dispatch_request(std::move(stream.send), in, first_);
       in.clear();
       return;

@@ -155,9 +155,9 @@ void BidiInboundTask::clear() {
 
 Poll BidiInboundTask::step() {
   const w::IetfVersion v = session_.v();
-  switch (in_.next(
-      waiter_, "control message",
-      [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, first_)) {
+  switch (in_.next_in_place(waiter_, "control message", [&](std::span<const uint8_t> bytes) {
+    return w::decode_control_into(bytes, v, first_);
+  })) {
     case core::In::Message:
       ++session_.stats().messages_decoded;
       session_.dispatch_request(std::move(send_), in_, first_);

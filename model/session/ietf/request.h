@@ -27,12 +27,13 @@ class RequestTask : public BidiTask {
     send->set_send_order(kRequestSendOrder);
     adopt(std::move(send), input);
   }
-  // The next control message on the request stream.
+  // The next control message on the request stream, decoded into out (whose storage a
+  // message of the same type reuses).
   core::In next_message(w::ControlMessage& out) {
     const w::IetfVersion v = session_.v();
-    return next(
-        "control message",
-        [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, out);
+    return next_in_place("control message", [v, &out](std::span<const uint8_t> bytes) {
+      return w::decode_control_into(bytes, v, out);
+    });
   }
   // Encodes m and writes it (after anything pending). False once the stream or session failed.
   template <class M>

@@ -18,7 +18,21 @@ struct MessageKind {
 
 template <class M>
 void decode_body(Reader& r, IetfVersion v, ControlMessage& into) {
-  M::decode(r, v, into.emplace<M>());
+  M* m = std::get_if<M>(&into);
+  if (!m) {
+    M::decode(r, v, into.emplace<M>());
+    return;
+  }
+  // A message of this type decoded before: start from a fresh one, but keep the storage of its
+  // namespace fields and names (a request stream task keeps its message between jobs, so a
+  // steady stream of requests allocates nothing).
+  M fresh;
+  if constexpr (requires { m->track_namespace; }) {
+    fresh.track_namespace.fields.swap(m->track_namespace.fields);
+  }
+  if constexpr (requires { m->track_name; }) fresh.track_name.swap(m->track_name);
+  *m = std::move(fresh);
+  M::decode(r, v, *m);
 }
 
 template <class M>
@@ -108,10 +122,9 @@ const char* control_name(const ControlMessage& m, IetfVersion v) {
   return n ? n : "unknown message";
 }
 
-Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v) {
-  // Every path returns this one result, so the compiler builds it in the caller's slot (a
-  // ControlMessage is costly to move); it starts out NeedMore.
-  Decoded<ControlMessage> d;
+Decoded<std::monostate> decode_control_into(std::span<const uint8_t> in, IetfVersion v,
+                                            ControlMessage& into) {
+  Decoded<std::monostate> d;
   auto fail = [&d](Error e) {
     d.status = DecodeStatus::Malformed;
     d.error = std::move(e);
@@ -135,7 +148,7 @@ Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion 
     return d;
   }
   Reader r(in.subspan(header, body_length), kVarint, kind->name);
-  kind->decode(r, v, d.value);
+  kind->decode(r, v, into);
   if (r.status() == DecodeStatus::NeedMore) {
     fail(Error{kProtocolViolation, overrun_text(r.error(), body_length)});
   } else if (!r.ok()) {
@@ -149,6 +162,18 @@ Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion 
     d.status = DecodeStatus::Ok;
     d.consumed = header + body_length;
   }
+  return d;
+}
+
+Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v) {
+  // Every path returns this one result, so the compiler builds it in the caller's slot (a
+  // ControlMessage is costly to move).
+  Decoded<ControlMessage> d;
+  Decoded<std::monostate> r = decode_control_into(in, v, d.value);
+  d.status = r.status;
+  d.consumed = r.consumed;
+  d.needed = r.needed;
+  d.error = std::move(r.error);
   return d;
 }
 

@@ -38,6 +38,10 @@ const char* control_name(const ControlMessage& m, IetfVersion v);
 // the total input size known to be required) and its type is one the draft has; every
 // complete-but-wrong input is Malformed, with a session termination code and a text.
 Decoded<ControlMessage> decode_control(std::span<const uint8_t> in, IetfVersion v);
+// The same into `into`, which keeps its storage (namespace fields, names) when it already holds
+// a message of the type that arrives; on Malformed or NeedMore it holds a partly decoded one.
+Decoded<std::monostate> decode_control_into(std::span<const uint8_t> in, IetfVersion v,
+                                            ControlMessage& into);
 
 // Appends one framed message. Fails (writing nothing) when the message breaks a rule check()
 // covers or its body exceeds 65535 bytes.

@@ -190,7 +190,7 @@ void Subscribe::encode(Writer& w, IetfVersion v) const {
 
 void Subscribe::decode(Reader& r, IetfVersion v, Subscribe& m) {
   m.request_id = r.varint("request ID");
-  m.track_namespace = decode_namespace(r, "track namespace");
+  decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   read_params(r, kType, v, m.params);
 }
@@ -209,7 +209,7 @@ void TrackStatus::encode(Writer& w, IetfVersion v) const {
 
 void TrackStatus::decode(Reader& r, IetfVersion v, TrackStatus& m) {
   m.request_id = r.varint("request ID");
-  m.track_namespace = decode_namespace(r, "track namespace");
+  decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   read_params(r, kType, v, m.params);
 }
@@ -267,7 +267,7 @@ void Publish::encode(Writer& w, IetfVersion v) const {
 
 void Publish::decode(Reader& r, IetfVersion v, Publish& m) {
   m.request_id = r.varint("request ID");
-  m.track_namespace = decode_namespace(r, "track namespace");
+  decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   m.track_alias = r.varint("track alias");
   read_params(r, kType, v, m.params);
@@ -349,7 +349,7 @@ void Fetch::decode(Reader& r, IetfVersion v, Fetch& m) {
     standalone = m.fetch_type == FetchType::Standalone;
   }
   if (standalone) {
-    m.track_namespace = decode_namespace(r, "track namespace");
+    decode_namespace(r, "track namespace", m.track_namespace);
     m.track_name = decode_track_name(r, m.track_namespace);
     if (fetch_has_fetch_type(v)) {
       m.start = decode_location(r, "start group", "start object");
@@ -482,7 +482,7 @@ void PublishNamespace::encode(Writer& w, IetfVersion v) const {
 
 void PublishNamespace::decode(Reader& r, IetfVersion v, PublishNamespace& m) {
   m.request_id = r.varint("request ID");
-  m.track_namespace = decode_namespace(r, "track namespace");
+  decode_namespace(r, "track namespace", m.track_namespace);
   read_params(r, kType, v, m.params);
 }
 
@@ -499,7 +499,7 @@ void SubscribeNamespace::encode(Writer& w, IetfVersion v) const {
 
 void SubscribeNamespace::decode(Reader& r, IetfVersion v, SubscribeNamespace& m) {
   m.request_id = r.varint("request ID");
-  m.prefix = decode_namespace(r, "track namespace prefix");
+  decode_namespace(r, "track namespace prefix", m.prefix);
   read_params(r, kType, v, m.params);
 }
 
@@ -516,7 +516,7 @@ void SubscribeTracks::encode(Writer& w, IetfVersion v) const {
 
 void SubscribeTracks::decode(Reader& r, IetfVersion v, SubscribeTracks& m) {
   m.request_id = r.varint("request ID");
-  m.prefix = decode_namespace(r, "track namespace prefix");
+  decode_namespace(r, "track namespace prefix", m.prefix);
   read_params(r, kType, v, m.params);
 }
 
@@ -532,7 +532,7 @@ void Namespace::encode(Writer& w, IetfVersion) const {
 }
 
 void Namespace::decode(Reader& r, IetfVersion, Namespace& m) {
-  m.suffix = decode_namespace(r, "track namespace suffix");
+  decode_namespace(r, "track namespace suffix", m.suffix);
 }
 
 Status Namespace::check(IetfVersion) const {
@@ -544,7 +544,7 @@ void NamespaceDone::encode(Writer& w, IetfVersion) const {
 }
 
 void NamespaceDone::decode(Reader& r, IetfVersion, NamespaceDone& m) {
-  m.suffix = decode_namespace(r, "track namespace suffix");
+  decode_namespace(r, "track namespace suffix", m.suffix);
 }
 
 Status NamespaceDone::check(IetfVersion) const {
@@ -557,7 +557,7 @@ void PublishBlocked::encode(Writer& w, IetfVersion) const {
 }
 
 void PublishBlocked::decode(Reader& r, IetfVersion, PublishBlocked& m) {
-  m.suffix = decode_namespace(r, "track namespace suffix");
+  decode_namespace(r, "track namespace suffix", m.suffix);
   m.track_name = decode_track_name(r, m.suffix);
 }
 

@@ -48,29 +48,34 @@ void encode_namespace(Writer& w, const TrackNamespace& ns) {
 
 TrackNamespace decode_namespace(Reader& r, const char* field) {
   TrackNamespace ns;
+  decode_namespace(r, field, ns);
+  return ns;
+}
+
+void decode_namespace(Reader& r, const char* field, TrackNamespace& ns) {
+  ns.fields.clear();
   const uint64_t count = r.varint(field);
-  if (!r.ok()) return ns;
+  if (!r.ok()) return;
   if (count > kMaxNamespaceFields) {
     r.fail(field, "has " + std::to_string(count) + " fields, at most 32 are allowed");
-    return ns;
+    return;
   }
   ns.fields.reserve(count);
   size_t total = 0;
   for (uint64_t i = 0; i < count; ++i) {
     std::string_view f = r.string(field);
-    if (!r.ok()) return ns;
+    if (!r.ok()) return;
     if (f.empty()) {
       r.fail(field, "field " + std::to_string(i) + " is empty (fields need at least one byte)");
-      return ns;
+      return;
     }
     total += f.size();
     if (total > kMaxFullTrackNameLength) {
       r.fail(field, "is longer than 4096 bytes");
-      return ns;
+      return;
     }
     ns.fields.emplace_back(f);
   }
-  return ns;
 }
 
 std::string decode_track_name(Reader& r, const TrackNamespace& ns) {
@@ -309,7 +314,7 @@ void encode_redirect(Writer& w, const Redirect& r) {
 Redirect decode_redirect(Reader& r) {
   Redirect out;
   out.connect_uri = std::string(r.string("redirect connect URI"));
-  out.track_namespace = decode_namespace(r, "redirect track namespace");
+  decode_namespace(r, "redirect track namespace", out.track_namespace);
   out.track_name = decode_track_name(r, out.track_namespace);
   return out;
 }

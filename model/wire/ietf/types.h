@@ -40,6 +40,8 @@ struct TrackNamespace {
 void encode_namespace(Writer& w, const TrackNamespace& ns);
 // Reads and checks a namespace; `field` names it in errors ("track namespace", "prefix").
 TrackNamespace decode_namespace(Reader& r, const char* field);
+// The same into out, whose fields keep their capacity (a message decoded into a reused one).
+void decode_namespace(Reader& r, const char* field, TrackNamespace& out);
 // Reads a Track Name and checks the Full Track Name limit against the namespace already read.
 std::string decode_track_name(Reader& r, const TrackNamespace& ns);
 // Encode-side checks of the same rules; message names the message in the error.

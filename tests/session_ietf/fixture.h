@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +19,10 @@
 namespace moq::session::testing {
 
 inline std::string version_label(const ::testing::TestParamInfo<Version>& info) {
-  return info.param == Version::Transport18 ? "draft18" : "draft22";
+  std::string label;  // "moq-transport-18" -> "moqtransport18": test names take [A-Za-z0-9_]
+  for (char c : version_name(info.param))
+    if (std::isalnum(static_cast<unsigned char>(c))) label += c;
+  return label;
 }
 
 // A payload whose bytes depend on (group, frame), so misrouting or reordering shows.

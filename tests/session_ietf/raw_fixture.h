@@ -46,9 +46,7 @@ class RawPair : public ::testing::TestWithParam<Version> {
     ASSERT_TRUE(setup && std::holds_alternative<w::Setup>(*setup));
   }
 
-  w::IetfVersion v() const {
-    return GetParam() == Version::Transport18 ? w::IetfVersion::Draft18 : w::IetfVersion::Draft22;
-  }
+  w::IetfVersion v() const { return *w::ietf_version(GetParam()); }
 
   void settle() {
     RunReport r = executor.run_until_idle(1'000'000);

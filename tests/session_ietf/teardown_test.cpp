@@ -79,9 +79,7 @@ TEST_P(TeardownTest, ProtocolViolationClosesBothEndsAndEndsConsumers) {
   // The viewer's peer (the publisher) is made to misbehave: a SETUP on a second control stream.
   auto s = (viewer == client.get() ? server_conn : client_conn)->open_uni();
   ASSERT_TRUE(s && *s);
-  std::vector<uint8_t> setup =
-      frame_message(w::Setup{}, GetParam() == Version::Transport18 ? w::IetfVersion::Draft18
-                                                                   : w::IetfVersion::Draft22);
+  std::vector<uint8_t> setup = frame_message(w::Setup{}, *w::ietf_version(GetParam()));
   write_bytes(**s, setup);
   settle();
   ASSERT_TRUE(viewer->is_closed());

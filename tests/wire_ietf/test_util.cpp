@@ -197,7 +197,9 @@ MessageParams update_params(IetfVersion v) {
 }  // namespace
 
 std::vector<ControlMessage> sample_messages(IetfVersion v) {
-  const bool d22 = v == IetfVersion::Draft22;
+  // Parameters that only the later draft's scope table allows (model/wire/ietf/param_scopes.cpp);
+  // the layout differences below use the codec's own predicates (version.h).
+  const bool later_params = has_range_filters(v);
   std::vector<ControlMessage> out;
 
   Setup client;
@@ -206,7 +208,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   client.implementation = "moqbench/0.1";
   client.authorization_tokens = {register_token(), value_token()};
   client.max_auth_token_cache_size = 4096;
-  if (d22) {
+  if (has_limit_setup_options(v)) {
     client.max_filter_ranges = 16;
     client.max_request_updates = 0;
   }
@@ -215,7 +217,8 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   out.push_back(client);
   out.push_back(Setup{});
 
-  out.push_back(GoAway{"", 5000, d22 ? std::nullopt : std::optional<uint64_t>(4)});
+  out.push_back(
+      GoAway{"", 5000, goaway_has_request_id(v) ? std::optional<uint64_t>(4) : std::nullopt});
   out.push_back(GoAway{"moqt://other.example/moq", 0, std::nullopt});
 
   for (int variant = 0; variant < 6; ++variant) {
@@ -248,7 +251,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   pub.params.expires = 1;
   pub.params.largest_object = Location{UINT64_MAX, UINT64_MAX};
   pub.params.forward = false;
-  if (d22) {
+  if (later_params) {
     pub.params.object_delivery_timeout = 3;
     pub.params.subgroup_delivery_timeout = 4;
     pub.params.subscriber_priority = 5;
@@ -261,7 +264,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   out.push_back(PublishDone{uint64_t(PublishDoneStatus::SubscriptionEnded), 3, ""});
   out.push_back(PublishDone{0x11C, kUnknownStreamCount, std::string(1024, 'r')});
 
-  if (d22) {
+  if (has_publish_state_notify(v)) {
     PublishStateNotify n;
     n.params.largest_object = Location{9, 0};
     n.params.forward = true;
@@ -278,7 +281,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   standalone.params.fill_timeout = 100;
   standalone.params.subscriber_priority = 9;
   standalone.params.group_order = GroupOrder::Descending;
-  if (d22) {
+  if (!fetch_has_fetch_type(v)) {
     standalone.params.location_filter = location_filter(LocationFilterType::AbsoluteRange);
     standalone.params.range_filters = range_filters(false);
     standalone.params.include_properties = false;
@@ -287,7 +290,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
     standalone.end = {5, 0};
   }
   out.push_back(standalone);
-  if (!d22) {
+  if (fetch_has_fetch_type(v)) {
     Fetch joining;
     joining.request_id = 4;
     joining.fetch_type = FetchType::RelativeJoining;
@@ -311,7 +314,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   ts.track_namespace = ns({"a"});
   ts.track_name = "b";
   ts.params.authorization_tokens = {value_token()};
-  if (d22) ts.params.include_properties = true;
+  if (has_include_properties(v)) ts.params.include_properties = true;
   out.push_back(ts);
 
   RequestOk rok;
@@ -319,7 +322,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   rok.params.expires = 9;
   rok.track_properties = track_props();
   out.push_back(rok);
-  if (!d22) {
+  if (publish_ok_has_subscription_params(v)) {
     RequestOk pub_ok;  // -18 PUBLISH_OK carries the subscriber's delivery preferences
     pub_ok.params.subscriber_priority = 1;
     pub_ok.params.forward = true;
@@ -362,7 +365,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   st.request_id = 10;
   st.prefix = ns({"bench", "room1"});
   st.params.forward = false;
-  if (d22) {
+  if (later_params) {
     st.params.group_order = GroupOrder::Descending;
     st.params.range_filters = range_filters(true);
     st.params.include_properties = false;

@@ -88,6 +88,10 @@ uint8_t* ByteArena::reserve(size_t max) {
     oversize_->refs = 1;
     return oversize_->data();
   }
+  // A current block that only the arena still holds is rewound: every slice of it is gone, so
+  // a round that follows one whose bytes were all consumed starts at the same place, and the
+  // blocks it needs do not depend on where the rounds before it left off.
+  if (current_ && current_->refs == 1) used_ = 0;
   if (!current_ || current_->capacity - used_ < max) {
     if (current_) current_->unref();
     current_ = pool_->take();

@@ -147,6 +147,8 @@ class ByteArena {
 
   // Space for at most max bytes; write into it, then commit(n) with n <= max.
   uint8_t* reserve(size_t max);
+  // What a reservation can take from the current block without moving to the next one.
+  size_t room() const { return current_ ? current_->capacity - used_ : 0; }
   Bytes commit(size_t n);
   Bytes copy(std::span<const uint8_t> data) {
     uint8_t* p = reserve(data.size());

@@ -161,6 +161,10 @@ class StreamInput {
     if (r.status != ReadStatus::WouldBlock) {
       end_ = r.status;
       code_ = r.code;
+      // A spent chunk goes with the stream's end: a task that outlives its stream (a fetch
+      // until its consumer is done) would keep one of the peer's arena blocks out of its pool.
+      // (Not one with bytes left: hold() reads on while the current chunk waits unparsed.)
+      if (cur_.empty()) cur_.reset();
     }
     return r.status;
   }

@@ -127,6 +127,7 @@ namespace moq::session::ietf {
 // Object headers written per arena reservation (the codec's longest header each); a run of the
 // longest (fetch) headers fits one arena block.
 inline constexpr size_t kRunObjects = 64;
+inline constexpr size_t kMinRunObjects = 8;  // fewer than this: the run takes a fresh block
 static_assert(kRunObjects * wire::ietf::kMaxFetchObjectHeaderSize <= 4096);
 
 // Appends header + payload references for frames [from, to) of g to chain, encoding the headers
@@ -139,7 +140,12 @@ size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, s
   uint16_t ends[kRunObjects];
   size_t i = from;
   while (i < to) {
-    const size_t run = std::min(to - i, kRunObjects);
+    size_t run = std::min(to - i, kRunObjects);
+    // A run sized for the longest headers would leave most of a block behind (real headers are
+    // a few bytes): while the current block has room for a run worth writing, fill it first.
+    // The blocks a round holds then follow its bytes, not where the arena stood when it began,
+    // so a later round does not need one block more than the first ones did.
+    if (const size_t fit = arena.room() / max_header; fit >= kMinRunObjects && fit < run) run = fit;
     uint8_t* const base = arena.reserve(run * max_header);
     uint8_t* p = base;
     size_t k = 0;

@@ -402,16 +402,8 @@ bool FetchRequestTask::read_data(Poll& result) {
   GroupProducer& g = group_;
   uint64_t frames = 0;
   uint64_t outside = 0;
-  const ObjectParser::Stop stop = parser_.run(
-      data_,
-      [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        Decoded<w::FetchObject> d = w::decode_fetch_object(bytes, state_, v);
-        length = d.value.payload_length;
-        is_frame = d.value.kind == w::FetchRecordKind::Object;  // a marker carries no frame
-        // Branch-free, so that the codec's inline result stays in registers.
-        outside |= (d.value.group_id ^ seq) & -uint64_t(d.ok() & is_frame);
-        return parser_.outcome(std::move(d));
-      },
+  const ObjectParser::Stop stop = run_fetch_objects(
+      parser_, data_, state_, v, seq, outside,
       [&](auto&& payload) { (void)g.write_frame(0, std::forward<decltype(payload)>(payload)); },
       frames);
   session_.stats().frames_received += frames;

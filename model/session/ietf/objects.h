@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "model/base/buf_chain.h"
@@ -118,6 +119,27 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
     left_ = length;
     in_payload_ = true;
   }
+}
+
+// The objects of a fetch stream that carries one group (a FETCH's, or a live subscription's
+// join): emit(payload) per frame. outside becomes non-zero once an object of another group
+// arrives (checked branch-free, so that the codec's inline result stays in registers); the
+// caller then closes the session.
+template <class Emit>
+ObjectParser::Stop run_fetch_objects(ObjectParser& parser, core::StreamInput& in,
+                                     wire::ietf::FetchStreamState& state, wire::ietf::IetfVersion v,
+                                     uint64_t group, uint64_t& outside, Emit&& emit,
+                                     uint64_t& frames) {
+  return parser.run(
+      in,
+      [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
+        Decoded<wire::ietf::FetchObject> d = wire::ietf::decode_fetch_object(bytes, state, v);
+        length = d.value.payload_length;
+        is_frame = d.value.kind == wire::ietf::FetchRecordKind::Object;  // a marker: no frame
+        outside |= (d.value.group_id ^ group) & -uint64_t(d.ok() & is_frame);
+        return parser.outcome(std::move(d));
+      },
+      std::forward<Emit>(emit), frames);
 }
 
 }  // namespace moq::session::ietf

@@ -132,16 +132,8 @@ void SubscribeRequestTask::read_join_data() {
   const bool joining = join_ == Join::Pending;
   uint64_t frames = 0;
   uint64_t outside = 0;
-  const ObjectParser::Stop stop = join_parser_.run(
-      join_data_,
-      [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
-        Decoded<w::FetchObject> d = w::decode_fetch_object(bytes, join_state_, v);
-        length = d.value.payload_length;
-        is_frame = d.value.kind == w::FetchRecordKind::Object;  // a marker carries no frame
-        // Branch-free, so that the codec's inline result stays in registers.
-        outside |= (d.value.group_id ^ join_group_) & -uint64_t(d.ok() & is_frame);
-        return join_parser_.outcome(std::move(d));
-      },
+  const ObjectParser::Stop stop = run_fetch_objects(
+      join_parser_, join_data_, join_state_, v, join_group_, outside,
       [&](auto&& payload) {
         if (!joining || outside != 0) return;  // not a join of ours: nothing to complete
         if (!join_producer_) {

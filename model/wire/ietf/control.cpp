@@ -26,11 +26,17 @@ void decode_body(Reader& r, IetfVersion v, ControlMessage& into) {
   // A message of this type decoded before: start from a fresh one, but keep the storage of its
   // namespace fields and names (a request stream task keeps its message between jobs, so a
   // steady stream of requests allocates nothing).
+  // Only their capacity: a message that does not carry them (a -18 joining FETCH) must not
+  // keep the previous one's.
   M fresh;
   if constexpr (requires { m->track_namespace; }) {
     fresh.track_namespace.fields.swap(m->track_namespace.fields);
+    fresh.track_namespace.fields.clear();
   }
-  if constexpr (requires { m->track_name; }) fresh.track_name.swap(m->track_name);
+  if constexpr (requires { m->track_name; }) {
+    fresh.track_name.swap(m->track_name);
+    fresh.track_name.clear();
+  }
   *m = std::move(fresh);
   M::decode(r, v, *m);
 }

@@ -71,15 +71,6 @@ TEST_P(Contract, SubscriptionDeliversZeroLengthFrames) {
   }
 }
 
-// Reads an announce consumer until it stops handing out events.
-std::vector<std::string> drain_announcements(AnnounceConsumer& a, Next& last) {
-  std::vector<std::string> out;
-  AnnounceEvent e;
-  while ((last = a.next(e)) == Next::Ready)
-    out.push_back((e.kind == AnnounceEvent::Kind::Announce ? "+" : "-") + e.path.str());
-  return out;
-}
-
 TEST_P(Contract, AnnouncedConsumersEndWhenTheSessionCloses) {
   SessionPair w(GetParam());
   auto pub = w.publish("live/demo");

@@ -115,6 +115,16 @@ Drained drain_frames(Consumer& c) {
   }
 }
 
+// Reads an announce consumer until it stops handing out events: "+path" / "-path" each, and
+// what ended the read in last.
+inline std::vector<std::string> drain_announcements(AnnounceConsumer& a, Next& last) {
+  std::vector<std::string> out;
+  AnnounceEvent e;
+  while ((last = a.next(e)) == Next::Ready)
+    out.push_back((e.kind == AnnounceEvent::Kind::Announce ? "+" : "-") + e.path.str());
+  return out;
+}
+
 inline std::string version_param_name(const ::testing::TestParamInfo<Version>& info) {
   std::string name(session::version_name(info.param));
   for (char& c : name)

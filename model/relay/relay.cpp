@@ -73,6 +73,7 @@ Result<session::Session*> Relay::add(Connection& conn) {
   session::SessionConfig config;
   config.publish = origin_.consume();
   config.hop_id = config_.hop_id;
+  config.linger_ns = config_.linger_ns;
   Result<std::unique_ptr<session::Session>> s = session::create_session(conn, std::move(config));
   if (!s) return s.error();
   peers_.push_back(std::make_unique<Peer>(*this, std::move(*s)));

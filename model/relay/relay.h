@@ -9,7 +9,8 @@
 // peer_origin.h). The relay never looks inside a wire format; it speaks model/session only.
 //
 // First step of the relay issue: one relay, announcements routed, subscriptions and fetches
-// served through the origin. Clusters, the group cache bound and the relay scenarios follow.
+// served through the origin, upstream subscriptions kept for linger_ns after their last viewer.
+// Clusters, the group cache bound and the relay scenarios follow.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,9 @@ namespace moq::relay {
 struct RelayConfig {
   // The Hop ID of every session the relay runs (moq-lite SETUP / ANNOUNCE_OK).
   uint64_t hop_id = 0x4e1a;
+  // How long an upstream subscription outlives its last viewer (SessionConfig::linger_ns): a
+  // viewer that comes back, or a moq-lite viewer's SUBSCRIBE after its TRACK, finds it open.
+  uint64_t linger_ns = 2'000'000'000;
 };
 
 struct RelayCounters {

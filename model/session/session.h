@@ -217,6 +217,10 @@ struct SessionConfig {
   std::string path;
   // This endpoint's Hop ID (moq-lite SETUP / ANNOUNCE_OK). Deterministic: the caller picks it.
   uint64_t hop_id = 1;
+  // How long (virtual ns) a subscription to the peer outlives its last consumer before it is
+  // cancelled (model/session/core/linger.h). 0: at once. A relay sets it, so that viewers who
+  // come and go (or a moq-lite viewer's TRACK before its SUBSCRIBE) share one subscription.
+  uint64_t linger_ns = 0;
   // Decides the peer's authorization requests (moq-lite-07 AUTH). Unset: grant everything.
   std::function<Result<AuthGrant>(std::span<const uint8_t> token)> authorize;
 };

@@ -108,17 +108,9 @@ TEST_P(RelayAcrossVersions, ViewersOfAnotherVersionShareOneUpstreamSubscription)
   w.settle();
   expect_groups(*a, 2, 3);
   expect_groups(*b, 2, 3);
-  if (version_family(viewer_version) == Family::Lite &&
-      version_family(publisher_version) == Family::Transport) {
-    // Known defect, open in the relay issue: a moq-lite viewer asks TRACK before SUBSCRIBE, and
-    // the relay's TRACK answer drops the last consumer of the upstream copy before the
-    // SUBSCRIBE takes one, so a moq-transport publisher sees two SUBSCRIBEs in sequence (never
-    // two at once). The fix is the relay keeping an upstream subscription a while after its
-    // last consumer leaves.
-    GTEST_SKIP() << "two sequential upstream SUBSCRIBEs: "
-                 << pub.session->counters().accepted(session::StreamKind::Subscribe);
-  }
-  // One upstream subscription for the two viewers: the publisher saw one request.
+  // One upstream subscription for the two viewers: the publisher saw one request. (A moq-lite
+  // viewer's TRACK before its SUBSCRIBE used to let the relay's upstream copy go in between, and
+  // a moq-transport publisher saw two SUBSCRIBEs: RelayConfig::linger_ns keeps it.)
   EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Subscribe), 1u);
   EXPECT_EQ(first.session->counters().protocol_errors, 0u);
   EXPECT_EQ(pub.session->counters().protocol_errors, 0u);
@@ -209,6 +201,40 @@ TEST_P(RelayRoutes, TheFirstPublisherOfAPathKeepsIt) {
   w.settle();
   expect_groups(*track, 1, 2);
   EXPECT_EQ(second.session->counters().accepted(session::StreamKind::Subscribe), 0u);
+}
+
+// The relay keeps an upstream subscription for RelayConfig::linger_ns after its last viewer
+// left (so a viewer that comes back finds it), then cancels it.
+TEST_P(RelayRoutes, AnUpstreamSubscriptionOutlivesItsLastViewerForTheLingerOnly) {
+  RelayWorld w;
+  Client& pub = w.connect(GetParam(), true);
+  auto live = w.publish(pub, "demo");
+  w.settle();
+  Client& viewer = w.connect(GetParam(), false);
+  {
+    auto track = viewer.session->subscribe(Path("demo"), "video");
+    ASSERT_TRUE(track);
+    w.settle();
+  }  // the viewer's only consumer goes: its session cancels its subscription to the relay
+  w.settle();
+  const uint64_t linger = relay::RelayConfig{}.linger_ns;
+  const uint64_t resets = pub.session->counters().resets_received;
+  ASSERT_TRUE(w.clock.advance_to(w.clock.now_ns() + linger - 1));
+  w.settle();
+  EXPECT_EQ(pub.session->counters().resets_received, resets) << "cancelled before the linger";
+  auto back = viewer.session->subscribe(Path("demo"), "video");  // comes back in time
+  ASSERT_TRUE(back);
+  w.settle();
+  EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Subscribe), 1u);
+  SessionPair::write_group(live.track, 0, 2);
+  w.settle();
+  expect_groups(*back, 1, 2);
+
+  back = TrackConsumer();
+  w.settle();
+  ASSERT_TRUE(w.clock.advance_to(w.clock.now_ns() + linger));
+  w.settle();
+  EXPECT_GT(pub.session->counters().resets_received, resets) << "not cancelled after the linger";
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVersions, RelayRoutes,

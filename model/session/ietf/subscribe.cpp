@@ -338,6 +338,7 @@ void SubscribeRequestTask::on_abandon(const Error& reason) {
 }
 
 void SubscribeRequestTask::clear() {
+  linger_.reset();
   while (SubgroupReceiver* r = receivers_.pop_front())
     r->cancel(kCancelled);
   if (alias_) session_.aliases.tombstone(*alias_, this);
@@ -570,7 +571,7 @@ bool SubscribeRequestTask::end_when_complete(Poll& result) {
 
 Poll SubscribeRequestTask::step() {
   if (phase_ == Phase::Open) {
-    if (request_.consumer_count() == 0) return cancel_subscription(kCancelled);
+    if (abandoned(request_.consumer_count())) return cancel_subscription(kCancelled);
     if (!send_) {
       switch (open_stream(StreamKind::Subscribe)) {
         case Opened::Yes:
@@ -595,9 +596,9 @@ Poll SubscribeRequestTask::step() {
   }
 
   // Everyone who wanted the track left: cancel (spec 3.6).
-  if (phase_ == Phase::AwaitOk && request_.consumer_count() == 0)
+  if (phase_ == Phase::AwaitOk && abandoned(request_.consumer_count()))
     return cancel_subscription(kCancelled);
-  if (phase_ == Phase::Active && producer_.consumer_count() == 0)
+  if (phase_ == Phase::Active && abandoned(producer_.consumer_count()))
     return cancel_subscription(kCancelled);
 
   const w::IetfVersion v = session_.v();

@@ -10,6 +10,7 @@
 #include "model/async/list.h"
 #include "model/base/path.h"
 #include "model/data/data.h"
+#include "model/session/core/linger.h"
 #include "model/session/ietf/objects.h"
 #include "model/session/ietf/ranges.h"
 #include "model/session/ietf/request.h"
@@ -120,6 +121,10 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   void read_join_data();
   void join_finished(bool ok);
   bool live() const { return !request_prefs_.group_start; }
+  // No consumer is left and the session's linger ran out: the subscription goes.
+  bool abandoned(uint32_t consumers) {
+    return linger_.expired(consumers, session_.config().linger_ns, executor().now_ns());
+  }
   void build_subscribe();
   // PUBLISH_DONE: end the track once the streams it counts arrived and were read.
   bool end_when_complete(Poll& result);
@@ -157,6 +162,7 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   bool join_data_done_ = false;
 
   Waiter unused_{*this};
+  core::Linger linger_{*this};
   Waiter join_rd_{*this};
   Waiter join_wr_{*this};
   Waiter join_data_rd_{*this};

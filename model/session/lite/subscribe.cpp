@@ -243,6 +243,7 @@ void SubscribeRequestTask::start(const Path& broadcast, TrackRequest request, ui
 
 void SubscribeRequestTask::clear() {
   BidiTask::clear();
+  linger_.reset();
   if (registered_) session_.unregister_subscription(id_);
   registered_ = false;
   state_ = State::TrackInfo;
@@ -288,12 +289,16 @@ Result<GroupProducer> SubscribeRequestTask::open_group(uint64_t sequence) {
   return producer_.create_group(sequence);
 }
 
+bool SubscribeRequestTask::abandoned(uint32_t consumers) {
+  return linger_.expired(consumers, session_.config().linger_ns, executor().now_ns());
+}
+
 Poll SubscribeRequestTask::step() {
   return state_ == State::TrackInfo ? track_info() : active();
 }
 
 Poll SubscribeRequestTask::track_info() {
-  if (track_request_.consumer_count() == 0) {
+  if (abandoned(track_request_.consumer_count())) {
     // Every consumer left before the track was described: nothing to subscribe to.
     if (send_) cancel(stream_code::kCancelled);
     return Poll::Done;
@@ -364,7 +369,7 @@ bool SubscribeRequestTask::on(const wire::lite::SubscribeDrop&) {
 Poll SubscribeRequestTask::active() {
   const LiteVersion v = session_.wire_version();
   if (!send_) {
-    if (producer_.consumer_count() == 0) {
+    if (abandoned(producer_.consumer_count())) {
       producer_.abort(Error{data_error::kCancelled, describe() + " cancelled: no consumers left"});
       return Poll::Done;
     }
@@ -381,7 +386,7 @@ Poll SubscribeRequestTask::active() {
     }
   }
   if (!end_received_) {
-    if (producer_.consumer_count() == 0) {
+    if (abandoned(producer_.consumer_count())) {
       cancel(stream_code::kCancelled);
       producer_.abort(Error{data_error::kCancelled, describe() + " cancelled: no consumers left"});
       return Poll::Done;

@@ -9,6 +9,7 @@
 #include "model/async/list.h"
 #include "model/base/path.h"
 #include "model/data/data.h"
+#include "model/session/core/linger.h"
 #include "model/session/lite/track.h"
 #include "model/wire/lite/messages.h"
 
@@ -91,6 +92,8 @@ class SubscribeRequestTask final : public TrackAsker {
   Poll active();
   wire::lite::SubscribeOptions options(const PreferenceSummary& p) const;
   std::string describe() const;
+  // No consumer is left and the session's linger ran out: the subscription goes.
+  bool abandoned(uint32_t consumers);
 
   State state_ = State::TrackInfo;
   bool registered_ = false;
@@ -109,6 +112,7 @@ class SubscribeRequestTask final : public TrackAsker {
   Waiter track_waiter_{*this};
   Waiter prefs_waiter_{*this};
   Timer tail_timer_{*this};
+  core::Linger linger_{*this};
 };
 
 }  // namespace moq::session::lite

@@ -456,16 +456,9 @@ Poll FetchRequestTask::step() {
     if (!send_message(fetch_)) return fail(session_.session_error());
     sent_ = true;
   }
-  const w::IetfVersion v = session_.v();
-  w::ControlMessage msg;
   for (bool more = true; more;) {
-    switch (next_message(msg)) {
+    switch (next_handled(*this, "FETCH request")) {
       case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "FETCH request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-        }
         if (session_.is_closed()) return Poll::Pending;
         if (refused_) return Poll::Done;
         continue;

@@ -175,16 +175,9 @@ Poll NamespaceRequestTask::step() {
     if (!send_message(m)) return Poll::Done;
     sent_ = true;
   }
-  const w::IetfVersion v = session_.v();
-  w::ControlMessage msg;
   for (bool more = true; more;) {
-    switch (next_message(msg)) {
+    switch (next_handled(*this, "SUBSCRIBE_NAMESPACE request")) {
       case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "SUBSCRIBE_NAMESPACE request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-        }
         if (session_.is_closed()) return Poll::Pending;
         continue;
       case core::In::Pending:

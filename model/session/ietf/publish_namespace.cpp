@@ -115,16 +115,9 @@ Poll PublishNamespaceServeTask::step() {
     answered_ = true;
     session_.peer().announce(path_);
   }
-  const w::IetfVersion v = session_.v();
-  w::ControlMessage msg;
   for (;;) {
-    switch (next_message(msg)) {
+    switch (next_handled(*this, "PUBLISH_NAMESPACE request")) {
       case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "PUBLISH_NAMESPACE request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-        }
         if (session_.is_closed()) return Poll::Pending;
         continue;
       case core::In::Pending:

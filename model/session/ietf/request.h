@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/session/core/bidi_stream_task.h"
+#include "model/session/core/dispatch.h"
 #include "model/session/ietf/ietf_session.h"
 #include "model/session/ietf/task.h"
 
@@ -35,6 +36,22 @@ class RequestTask : public BidiTask {
       return w::decode_control_into(bytes, v, out);
     });
   }
+  // The next control message on the request stream, handed at once to self's on(const M&)
+  // (core::dispatch: one the stream does not take closes the session, naming it and
+  // stream_kind). Message: it was handled; the caller checks whether the session closed.
+  template <class Self>
+  core::In next_handled(Self& self, const char* stream_kind) {
+    const core::In in = next_message(message_);
+    if (in == core::In::Message) {
+      const w::IetfVersion v = session_.v();
+      if (Status st = core::dispatch(self, message_, stream_kind,
+                                     [v](const auto& m) { return message_name(m, v); });
+          !st) {
+        session_.violation(st.error());
+      }
+    }
+    return in;
+  }
   // Encodes m and writes it (after anything pending). False once the stream or session failed.
   template <class M>
   bool send_message(const M& m) {
@@ -60,6 +77,10 @@ class RequestTask : public BidiTask {
   bool both_ended() const { return send_ended_ && peer_fin_; }
 
   bool send_failed_ = false;
+
+ private:
+  // Kept between steps and jobs, so that a message decoded into it reuses its storage.
+  w::ControlMessage message_;
 };
 
 }  // namespace moq::session::ietf

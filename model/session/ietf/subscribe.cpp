@@ -88,16 +88,9 @@ Poll SubscribeServeTask::step() {
     if (phase_ == Phase::Resolve) return Poll::Pending;
   }
   // The request stream: updates from the subscriber, its FIN, or its cancel.
-  const w::IetfVersion v = session_.v();
-  w::ControlMessage msg;
   for (bool more = true; more;) {
-    switch (next_message(msg)) {
+    switch (next_handled(*this, "SUBSCRIBE request")) {
       case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "SUBSCRIBE request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-        }
         if (session_.is_closed()) return Poll::Pending;
         continue;
       case core::In::Pending:
@@ -601,16 +594,9 @@ Poll SubscribeRequestTask::step() {
   if (phase_ == Phase::Active && abandoned(producer_.consumer_count()))
     return cancel_subscription(kCancelled);
 
-  const w::IetfVersion v = session_.v();
-  w::ControlMessage msg;
   for (bool more = true; more;) {
-    switch (next_message(msg)) {
+    switch (next_handled(*this, "SUBSCRIBE request")) {
       case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "SUBSCRIBE request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-        }
         if (session_.is_closed()) return Poll::Pending;
         if (refused_) return Poll::Done;
         continue;

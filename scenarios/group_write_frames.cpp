@@ -114,7 +114,7 @@ class GroupWriteFrames final : public harness::Case {
     const uint64_t base = (round % kDistinctRounds) * frames_;
     for (uint64_t k = 0; k < frames_; ++k)
       expected.add_frame(payloads_.payload(base + k));
-    return {log_.delivery(), expected.result()};
+    return {log_.delivery(), expected.result(), {}};
   }
 
   harness::StackCounts stack_counts() const override { return probe_.read(); }

@@ -43,7 +43,7 @@ class TransportStreamLife final : public harness::Case {
     harness::DeliveryHasher expected;
     for (uint64_t i = 0; i < streams_; ++i)
       expected.add_frame(fin_);
-    return {log_.delivery(), expected.result()};
+    return {log_.delivery(), expected.result(), {}};
   }
 
   harness::StackCounts stack_counts() const override { return probe_.read(); }

@@ -74,7 +74,7 @@ class TransportWriteRead final : public harness::Case {
     harness::DeliveryHasher expected;
     for (uint64_t i = 0; i < writes_; ++i)
       expected.add_frame(chunks_[first_chunk(round) + i]);
-    return {log_.delivery(), expected.result()};
+    return {log_.delivery(), expected.result(), {}};
   }
 
   harness::StackCounts stack_counts() const override { return probe_.read(); }

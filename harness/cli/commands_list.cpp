@@ -60,6 +60,7 @@ void print_scenario(std::ostream& out, const harness::ScenarioRegistry& registry
         << (def.empty() ? "-" : def) << ", allowed " << allowed_text(registry, a) << ", sweep "
         << join_values(harness::axis_sweep_values(registry, a));
     if (!a.id_when_default) out << " (in the case id only when not " << def << ")";
+    if (!a.benches.empty()) out << " (bench " << join(a.benches) << " only)";
     out << '\n';
   }
 }

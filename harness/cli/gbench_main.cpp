@@ -46,6 +46,7 @@ void run_benchmark(benchmark::State& state, const CaseSpec* spec,
   uint64_t round = 0;
   auto check = [&](uint64_t r) -> std::string {
     moq::harness::RoundCheck chk = c.check_round(r);
+    if (!chk.broken.empty()) return "round " + std::to_string(r + 1) + ": " + chk.broken;
     if (chk.delivered == chk.expected) return {};
     return "round " + std::to_string(r + 1) + ": delivery check failed: delivered " +
            describe(chk.delivered) + "; expected " + describe(chk.expected);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "harness/runner/delivery.h"
 #include "model/base/result.h"
@@ -33,6 +34,9 @@ struct StackCounts {
 struct RoundCheck {
   RoundDelivery delivered;
   RoundDelivery expected;
+  // An invariant of the topology the round broke, named (e.g. a relay holding two upstream
+  // subscriptions for one track); empty: none. The runner fails the case with it.
+  std::string broken;
 };
 
 class Case {

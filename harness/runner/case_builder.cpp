@@ -143,9 +143,14 @@ Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const Scenario
                                 const std::vector<std::pair<std::string, std::string>>& settings) {
   if (Status st = check_bench(scenario, bench); !st) return st.error();
   for (size_t i = 0; i < settings.size(); ++i) {
-    if (!scenario.find_axis(settings[i].first))
+    const AxisSpec* axis = scenario.find_axis(settings[i].first);
+    if (!axis)
       return Error{0, "scenario " + quoted(scenario.name) + " has no axis " +
                           quoted(settings[i].first) + " (its axes: " + axis_names(scenario) + ")"};
+    if (!axis->on_bench(bench))
+      return Error{0, "axis " + quoted(axis->name) + " of scenario " + quoted(scenario.name) +
+                          " exists on bench " + join(axis->benches) + " only, not on " +
+                          quoted(bench)};
     for (size_t j = 0; j < i; ++j)
       if (settings[j].first == settings[i].first)
         return Error{0, "axis " + quoted(settings[i].first) + " is set twice"};
@@ -153,6 +158,7 @@ Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const Scenario
   std::string version(kNoVersion);
   std::vector<Param> values;
   for (const AxisSpec& axis : scenario.axes) {
+    if (!axis.on_bench(bench)) continue;
     ParamValue value = axis_default(registry, axis);
     for (const auto& [name, text] : settings) {
       if (name != axis.name) continue;
@@ -250,8 +256,13 @@ Result<std::vector<CaseSpec>> expand_grid(const ScenarioRegistry& registry,
                           quoted(o.axis) + " (its axes: " + axis_names(scenario) + ")"};
   }
   // The value texts of every axis, checked here so that an error names the option it came from.
+  // The axes on this bench; an override of an axis of another bench applies there only.
+  std::vector<const AxisSpec*> axes;
+  for (const AxisSpec& axis : scenario.axes)
+    if (axis.on_bench(bench)) axes.push_back(&axis);
   std::vector<std::vector<std::string>> texts;
-  for (const AxisSpec& axis : scenario.axes) {
+  for (const AxisSpec* axis_on_bench : axes) {
+    const AxisSpec& axis = *axis_on_bench;
     std::vector<std::string> values;
     const AxisValues* given = nullptr;
     for (const AxisValues& o : overrides)
@@ -275,7 +286,7 @@ Result<std::vector<CaseSpec>> expand_grid(const ScenarioRegistry& registry,
   while (true) {
     std::vector<std::pair<std::string, std::string>> settings;
     for (size_t a = 0; a < texts.size(); ++a)
-      settings.emplace_back(scenario.axes[a].name, texts[a][index[a]]);
+      settings.emplace_back(axes[a]->name, texts[a][index[a]]);
     Result<CaseSpec> spec = make_case_spec(registry, scenario, bench, settings);
     if (!spec) return spec.error();
     cases.push_back(std::move(*spec));

@@ -178,6 +178,9 @@ class CaseRun {
 
   std::pair<Status, RoundDelivery> check(uint64_t round) {
     RoundCheck chk = case_->check_round(round);
+    if (!chk.broken.empty())
+      return {Error{0, round_name(round, result_.rounds.warmup) + ": " + chk.broken},
+              chk.delivered};
     if (chk.delivered == chk.expected) return {Status{}, chk.delivered};
     return {
         Error{0, round_name(round, result_.rounds.warmup) + ": delivery check failed: delivered " +

@@ -70,6 +70,15 @@ const AxisSpec* ScenarioDef::find_axis(std::string_view axis) const {
   return nullptr;
 }
 
+const AxisSpec* ScenarioDef::find_axis(std::string_view axis, std::string_view bench) const {
+  const AxisSpec* a = find_axis(axis);
+  return a && a->on_bench(bench) ? a : nullptr;
+}
+
+bool AxisSpec::on_bench(std::string_view bench) const {
+  return benches.empty() || std::find(benches.begin(), benches.end(), bench) != benches.end();
+}
+
 bool ScenarioDef::runs_on(std::string_view bench) const {
   return std::find(benches.begin(), benches.end(), bench) != benches.end();
 }
@@ -136,6 +145,11 @@ Status ScenarioRegistry::add(ScenarioDef def) {
       if (def.axes[j].name == a.name) return Error{0, where + ": declared twice"};
     if (a.kind == AxisKind::Version && i != 0)
       return Error{0, where + ": the version axis must come first"};
+    if (a.kind == AxisKind::Version && !a.benches.empty())
+      return Error{0, where + ": the version axis exists on every bench"};
+    for (const std::string& bench : a.benches)
+      if (!def.runs_on(bench))
+        return Error{0, where + ": bench '" + bench + "' is not one the scenario runs on"};
     if (a.kind != AxisKind::Version && a.name == kVersionAxis)
       return Error{0, where + ": the name 'version' is reserved for the version axis"};
     if (a.kind == AxisKind::Integer) {

@@ -59,6 +59,11 @@ struct AxisSpec {
   // False: the id names this axis only when the value differs from the default, so a setting
   // such as the frame size can be added without renaming every existing case.
   bool id_when_default = true;
+  // The benches the axis exists on; empty: every bench the scenario runs on. The relay bench's
+  // `relays` axis has no meaning on the model bench, so model case ids never name it.
+  std::vector<std::string> benches;
+
+  bool on_bench(std::string_view bench) const;
 
   static AxisSpec version();
   static AxisSpec integer(std::string name, std::string help, int64_t default_value, int64_t min,
@@ -85,6 +90,8 @@ struct ScenarioDef {
   std::function<MemoryEstimate(const CaseSpec&)> estimate_memory;
 
   const AxisSpec* find_axis(std::string_view axis) const;
+  // The axis on `bench`: null when the scenario has no such axis or it exists on other benches.
+  const AxisSpec* find_axis(std::string_view axis, std::string_view bench) const;
   bool has_version() const { return !axes.empty() && axes.front().kind == AxisKind::Version; }
   bool runs_on(std::string_view bench) const;
 };

@@ -16,6 +16,8 @@ class StackProbe {
   void set_executor(const Executor* executor) { executor_ = executor; }
   // Counts this endpoint too. Watch both endpoints of a pair: each counts what it opened and sent.
   void watch(const Connection& connection) { connections_.push_back(&connection); }
+  // Stops counting a connection that is going away (a viewer that leaves mid-case).
+  void unwatch(const Connection& connection) { std::erase(connections_, &connection); }
   void clear() { connections_.clear(); }
 
   StackCounts read() const {

@@ -51,7 +51,7 @@ class FakeCase final : public Case {
     DeliveryHasher expected;
     for (uint64_t k = 0; k < b_.frames_per_round; ++k)
       expected.add_frame(payloads_.payload(round * 2 + k));
-    return {log_.delivery(), expected.result()};
+    return {log_.delivery(), expected.result(), {}};
   }
   StackCounts stack_counts() const override { return counts_; }
   void teardown() override { note("teardown"); }

@@ -6,6 +6,13 @@
 
 namespace moq::scenarios {
 
+harness::AxisSpec relays_axis() {
+  harness::AxisSpec axis = harness::AxisSpec::integer(
+      "relays", "relays in a full mesh; viewer i joins relay (i + 1) mod relays", 1, 1, 16, {1, 2});
+  axis.benches = {"relay"};
+  return axis;
+}
+
 harness::AxisSpec publishers_axis() {
   return harness::AxisSpec::integer("publishers", "publishers (each with its own origin)", 1, 1, 64,
                                     {1, 4});

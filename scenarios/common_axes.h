@@ -10,6 +10,8 @@
 
 namespace moq::scenarios {
 
+// The relay bench's relays (a full mesh), on that bench only; it follows the version axis.
+harness::AxisSpec relays_axis();
 harness::AxisSpec publishers_axis();  // publishers, each with its own origin
 harness::AxisSpec viewers_axis();     // viewers, each with its own connection
 harness::AxisSpec frames_axis();      // frames per group

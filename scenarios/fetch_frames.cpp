@@ -1,6 +1,9 @@
 // fetch_frames: each round every publisher that has viewers writes one new group of `frames`
 // frames (`frame_size` bytes each) and finishes it; viewer i FETCHes that group from publisher
 // i mod publishers and, once the executor is idle, reads every frame. The default sweep.
+// Relay bench: the relays hold one lingering upstream subscription per track (set up once,
+// ModelWorld::hold_upstream_subscriptions); each round the group reaches them over it, then the
+// viewers FETCH it from their relay's copy.
 #include <memory>
 #include <string>
 
@@ -22,7 +25,7 @@ class FetchFrames final : public ModelWorldCase {
   Status setup() override {
     if (Status st = build_world(); !st) return st;
     fetches_.resize(world().viewers().size());
-    return {};
+    return world().relayed() ? world().hold_upstream_subscriptions() : Status{};
   }
 
   void prepare_round(uint64_t /*round*/) override {
@@ -33,6 +36,7 @@ class FetchFrames final : public ModelWorldCase {
 
   Status run_round(uint64_t round) override {
     if (Status st = write_round(round); !st) return st;
+    if (Status st = deliver_to_relays(); !st) return st;
     std::vector<ModelPublisher>& pubs = world().publishers();
     std::vector<ModelViewer>& viewers = world().viewers();
     for (size_t i = 0; i < viewers.size(); ++i) {
@@ -57,11 +61,16 @@ class FetchFrames final : public ModelWorldCase {
 harness::ScenarioDef fetch_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_frames";
+  def.benches = {"model", "relay"};
   def.summary =
       "each round every publisher with viewers writes one group of `frames` frames; viewer i "
       "FETCHes the new group of publisher i mod publishers and reads every frame";
   def.in_default_sweep = true;
-  def.axes = {harness::AxisSpec::version(), publishers_axis(), viewers_axis(), frames_axis(),
+  def.axes = {harness::AxisSpec::version(),
+              relays_axis(),
+              publishers_axis(),
+              viewers_axis(),
+              frames_axis(),
               frame_size_axis()};
   def.make = make_world_group_case<FetchFrames>;
   // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.

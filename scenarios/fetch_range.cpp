@@ -2,6 +2,8 @@
 // (`frame_size` bytes each); each viewer fetches that range of groups from publisher
 // i mod publishers, one FETCH per group, and reads every frame, group by group in order. The
 // publishers' track caches hold `burst` groups, so the whole range is served from the cache.
+// Relay bench: as fetch_frames, the range is served from the relays' copies (which keep `burst`
+// groups too).
 #include <memory>
 #include <string>
 
@@ -28,7 +30,7 @@ class FetchRange final : public ModelWorldCase {
   Status setup() override {
     if (Status st = build_world(); !st) return st;
     fetches_.resize(world().viewers().size() * burst_);
-    return {};
+    return world().relayed() ? world().hold_upstream_subscriptions() : Status{};
   }
 
   void prepare_round(uint64_t /*round*/) override {
@@ -39,6 +41,7 @@ class FetchRange final : public ModelWorldCase {
 
   Status run_round(uint64_t round) override {
     if (Status st = write_round(round); !st) return st;
+    if (Status st = deliver_to_relays(); !st) return st;
     std::vector<ModelPublisher>& pubs = world().publishers();
     std::vector<ModelViewer>& viewers = world().viewers();
     for (size_t i = 0; i < viewers.size(); ++i) {
@@ -69,11 +72,13 @@ class FetchRange final : public ModelWorldCase {
 harness::ScenarioDef fetch_range_scenario() {
   harness::ScenarioDef def;
   def.name = "fetch_range";
+  def.benches = {"model", "relay"};
   def.summary =
       "each round every publisher with viewers writes `burst` groups of 4 frames; each viewer "
       "fetches that range of groups (one FETCH per group) and reads every frame";
   def.axes = {
       harness::AxisSpec::version(),
+      relays_axis(),
       publishers_axis(),
       viewers_axis(),
       harness::AxisSpec::integer("burst", "groups written and fetched per round", 4, 1, 256,

@@ -37,6 +37,19 @@ harness::MemoryEstimate world_memory(const harness::CaseSpec& spec, uint64_t fra
   }
   e.add("the publishers' track caches", kCachedFrameBytes,
         {{"publishers", writing}, {"cached groups", publisher_cached_groups}, frames_factor}, axes);
+  if (spec.bench() == "relay") {
+    // Each relay may copy every writing publisher's track; a copy keeps what the publisher's
+    // cache keeps, or the viewers' for a subscription (model_world.h), whichever is more.
+    const auto relays = static_cast<uint64_t>(spec.integer("relays"));
+    e.add("the relays' copies of the tracks", kCachedFrameBytes,
+          {{"relays", relays},
+           {"publishers", writing},
+           {"cached groups", std::max(publisher_cached_groups, viewer_cached_groups)},
+           frames_factor},
+          axes);
+    e.add("the relays' sessions", kViewerBytes,
+          {{"relays", relays}, {"sessions", relays + writing}}, axes);
+  }
   // The payload block: frame_size plus 8 bytes per distinct payload, made twice over at setup
   // (harness/runner/payloads.cpp).
   const uint64_t distinct = 3 * publishers * groups_per_round * frames_per_group;

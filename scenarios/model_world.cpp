@@ -1,5 +1,7 @@
 #include "scenarios/model_world.h"
 
+#include <set>
+
 #include "scenarios/bench_util.h"
 
 namespace moq::scenarios {
@@ -22,6 +24,7 @@ Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
   config.version = *version;
   config.publishers = static_cast<uint32_t>(spec.integer("publishers"));
   config.viewers = static_cast<uint32_t>(spec.integer("viewers"));
+  if (spec.bench() == "relay") config.relays = static_cast<uint32_t>(spec.integer("relays"));
   return config;
 }
 
@@ -42,33 +45,158 @@ Status ModelWorld::build(const ModelWorldConfig& config) {
       return Error{0, "publisher " + std::to_string(p) + ": " + st.error().message};
   }
   viewers_.resize(config.viewers);
-  sim::memory::PairConfig pair;
-  pair.alpn = std::string(session::version_alpn(config.version));
   for (uint32_t i = 0; i < config.viewers; ++i) {
-    ModelViewer& v = viewers_[i];
-    v.publisher = i % config.publishers;
-    ++publishers_[v.publisher].viewers;
-    Result<sim::memory::ConnectionPair> conns = sim::memory::make_pair(executor_, pair);
-    if (!conns) return Error{0, "viewer " + std::to_string(i) + ": " + conns.error().message};
-    v.conns = std::move(*conns);
+    viewers_[i].publisher = i % config.publishers;
+    ++publishers_[viewers_[i].publisher].viewers;
+  }
+  config_ = config;
+  Status st = config.relays == 0 ? connect_direct(config) : connect_relays(config);
+  if (!st) return st;
+  return settle(executor_, "connecting the sessions");
+}
+
+namespace {
+
+Result<sim::memory::ConnectionPair> connect(Executor& executor, session::Version version) {
+  sim::memory::PairConfig pair;
+  pair.alpn = std::string(session::version_alpn(version));
+  return sim::memory::make_pair(executor, pair);
+}
+
+}  // namespace
+
+Status ModelWorld::connect_direct(const ModelWorldConfig& config) {
+  for (uint32_t i = 0; i < config.viewers; ++i)
+    if (Status st = connect_viewer(i); !st) return st;
+  return {};
+}
+
+Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
+  const uint32_t count = config.relays;
+  for (uint32_t r = 0; r < count; ++r) {
+    relay::RelayConfig rc;
+    rc.hop_id = 0x4e1a + r;
+    rc.cache.max_groups = config.cached_groups;
+    relays_.push_back(std::make_unique<relay::Relay>(executor_, rc));
+  }
+  // The mesh: relay b dials relay a for every a < b; both ends are peers.
+  for (uint32_t b = 0; b < count; ++b) {
+    for (uint32_t a = 0; a < b; ++a) {
+      const std::string what = "relays " + std::to_string(a) + " and " + std::to_string(b);
+      Result<sim::memory::ConnectionPair> conns = connect(executor_, config.version);
+      if (!conns) return Error{0, what + ": " + conns.error().message};
+      mesh_.push_back(std::move(*conns));
+      sim::memory::ConnectionPair& link = mesh_.back();
+      if (auto s = relays_[a]->add_peer(*link.server); !s)
+        return Error{0, what + ": " + s.error().message};
+      if (auto s = relays_[b]->add_peer(*link.client); !s)
+        return Error{0, what + ": " + s.error().message};
+      probe_.watch(*link.server);
+      probe_.watch(*link.client);
+    }
+  }
+  for (uint32_t p = 0; p < config.publishers; ++p) {
+    ModelPublisher& pub = publishers_[p];
+    const std::string what = "publisher " + std::to_string(p);
+    Result<sim::memory::ConnectionPair> conns = connect(executor_, config.version);
+    if (!conns) return Error{0, what + ": " + conns.error().message};
+    pub.uplink = std::move(*conns);
+    if (auto s = relays_[p % count]->add(*pub.uplink.server); !s)
+      return Error{0, what + ": " + s.error().message};
+    session::SessionConfig serve;
+    serve.publish = pub.origin.consume();
+    serve.hop_id = 1000 + p;
+    Result<std::unique_ptr<session::Session>> s =
+        session::create_session(*pub.uplink.client, config.version, serve);
+    if (!s) return Error{0, what + ": " + s.error().message};
+    pub.session = std::move(*s);
+    probe_.watch(*pub.uplink.server);
+    probe_.watch(*pub.uplink.client);
+  }
+  // Each relay copies the track of every publisher its viewers watch, and the track of every
+  // publisher on it that anyone watches (for its peers, if not its own viewers).
+  std::vector<std::set<uint32_t>> copied(count);
+  for (uint32_t i = 0; i < config.viewers; ++i) {
+    if (Status st = connect_viewer(i); !st) return st;
+    copied[viewers_[i].relay].insert(viewers_[i].publisher);
+    copied[viewers_[i].publisher % count].insert(viewers_[i].publisher);
+  }
+  for (const std::set<uint32_t>& tracks : copied)
+    expected_upstream_.push_back(tracks.size());
+  return {};
+}
+
+Status ModelWorld::connect_viewer(size_t i) {
+  ModelViewer& v = viewers_[i];
+  const std::string what = "viewer " + std::to_string(i);
+  Result<sim::memory::ConnectionPair> conns = connect(executor_, config_.version);
+  if (!conns) return Error{0, what + ": " + conns.error().message};
+  v.conns = std::move(*conns);
+  if (relays_.empty()) {
     session::SessionConfig serve;
     serve.publish = publishers_[v.publisher].origin.consume();
     serve.hop_id = 1000 + v.publisher;
     Result<std::unique_ptr<session::Session>> s =
-        session::create_session(*v.conns.server, config.version, serve);
-    if (!s)
-      return Error{0,
-                   "publisher session for viewer " + std::to_string(i) + ": " + s.error().message};
+        session::create_session(*v.conns.server, config_.version, serve);
+    if (!s) return Error{0, "publisher session for " + what + ": " + s.error().message};
     v.serving = std::move(*s);
-    session::SessionConfig view;
-    view.hop_id = 2000 + i;
-    s = session::create_session(*v.conns.client, config.version, view);
-    if (!s) return Error{0, "viewer session " + std::to_string(i) + ": " + s.error().message};
-    v.session = std::move(*s);
-    probe_.watch(*v.conns.server);
-    probe_.watch(*v.conns.client);
+  } else {
+    v.relay = static_cast<uint32_t>((i + 1) % relays_.size());
+    Result<session::Session*> s = relays_[v.relay]->add(*v.conns.server);
+    if (!s) return Error{0, what + ": " + s.error().message};
+    v.relay_side = *s;
   }
-  return settle(executor_, "connecting the sessions");
+  session::SessionConfig view;
+  view.hop_id = 2000 + i;
+  Result<std::unique_ptr<session::Session>> s =
+      session::create_session(*v.conns.client, config_.version, view);
+  if (!s) return Error{0, what + " session: " + s.error().message};
+  v.session = std::move(*s);
+  probe_.watch(*v.conns.server);
+  probe_.watch(*v.conns.client);
+  return {};
+}
+
+Result<ModelViewer*> ModelWorld::add_viewer(uint32_t publisher) {
+  viewers_.emplace_back();
+  viewers_.back().publisher = publisher;
+  if (Status st = connect_viewer(viewers_.size() - 1); !st) {
+    viewers_.pop_back();
+    return st.error();
+  }
+  return &viewers_.back();
+}
+
+void ModelWorld::remove_last_viewer() {
+  ModelViewer& v = viewers_.back();
+  probe_.unwatch(*v.conns.server);
+  probe_.unwatch(*v.conns.client);
+  if (v.relay_side) relays_[v.relay]->remove(*v.relay_side);
+  viewers_.pop_back();
+}
+
+Status ModelWorld::hold_upstream_subscriptions() {
+  std::vector<TrackConsumer> once(viewers_.size());
+  for (size_t i = 0; i < viewers_.size(); ++i) {
+    Result<TrackConsumer> t =
+        viewers_[i].session->subscribe(publishers_[viewers_[i].publisher].path, "video");
+    if (!t) return Error{0, "viewer " + std::to_string(i) + ": subscribe: " + t.error().message};
+    once[i] = std::move(*t);
+  }
+  if (Status st = settle(executor_, "subscribing through the relays"); !st) return st;
+  once.clear();
+  return settle(executor_, "leaving the subscriptions");
+}
+
+std::string ModelWorld::check_upstream_subscriptions() const {
+  for (size_t r = 0; r < relays_.size(); ++r) {
+    const uint64_t held = relays_[r]->upstream_subscriptions();
+    if (held != expected_upstream_[r])
+      return "relay " + std::to_string(r) + " opened " + std::to_string(held) +
+             " upstream subscriptions for the " + std::to_string(expected_upstream_[r]) +
+             " tracks it copies (one each, made once)";
+  }
+  return {};
 }
 
 void ModelWorld::clear_logs() {

@@ -1,10 +1,15 @@
-// The model bench's world: publisher sessions and viewer sessions connected directly over
-// sim/memory, one executor, one virtual clock.
+// The session scenarios' world, on the model bench or the relay bench: publisher sessions and
+// viewer sessions over sim/memory, one executor, one virtual clock.
 //
 // Publisher p (0 <= p < publishers) owns an Origin with one broadcast at "bench/pub<p>" holding one
-// track "video". Viewer i (0 <= i < viewers) has its own connection to publisher i mod publishers:
-// the server end runs a session serving that publisher's origin, the client end the viewer's
-// session. A publisher with no viewer (publishers > viewers) still exists but writes nothing.
+// track "video". Viewer i (0 <= i < viewers) watches publisher i mod publishers. A publisher with
+// no viewer (publishers > viewers) still exists but writes nothing.
+//  - Model bench (relays = 0): viewer i has its own connection to its publisher: the server end
+//    runs a session serving the publisher's origin, the client end the viewer's session.
+//  - Relay bench (relays = R >= 1): R relays (model/relay) in a full mesh, one connection per
+//    pair peered at both ends. Publisher p connects to relay p mod R and announces its broadcast;
+//    viewer i connects to relay (i + 1) mod R, so with more than one relay a viewer never sits on
+//    its publisher's relay and its data crosses one peer hop (the Rust session bench's shape).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include "harness/runner/scenario.h"
 #include "harness/runner/stack_probe.h"
 #include "model/data/data.h"
+#include "model/relay/relay.h"
 #include "model/session/session.h"
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"
@@ -27,7 +33,8 @@ struct ModelWorldConfig {
   session::Version version = session::Version::Lite06;
   uint32_t publishers = 1;
   uint32_t viewers = 1;
-  uint32_t cached_groups = 1;  // the publishers' track cache (groups kept)
+  uint32_t cached_groups = 1;  // the publishers' and relays' track caches (groups kept)
+  uint32_t relays = 0;         // 0: the model bench; R: the relay bench with R relays
 };
 
 struct ModelPublisher {
@@ -35,13 +42,20 @@ struct ModelPublisher {
   BroadcastProducer broadcast;
   TrackProducer track;
   Path path;
-  uint32_t viewers = 0;  // viewers connected to it
+  uint32_t viewers = 0;  // viewers watching it
+  // Relay bench: its connection to its relay and its session (serving its origin).
+  sim::memory::ConnectionPair uplink;
+  std::unique_ptr<session::Session> session;
 };
 
 struct ModelViewer {
-  uint32_t publisher = 0;  // index of the publisher it is connected to
+  uint32_t publisher = 0;  // index of the publisher it watches
+  uint32_t relay = 0;      // relay bench: the relay it is connected to
   sim::memory::ConnectionPair conns;
-  std::unique_ptr<session::Session> serving;  // server end: serves the publisher's origin
+  // Model bench: the server end, serving the publisher's origin. Relay bench: the relay runs the
+  // server end (relay_side).
+  std::unique_ptr<session::Session> serving;
+  session::Session* relay_side = nullptr;
   std::unique_ptr<session::Session> session;  // client end: the viewer
   harness::DeliveryLog log;                   // what it read this round
 };
@@ -55,6 +69,22 @@ class ModelWorld {
   std::vector<ModelPublisher>& publishers() { return publishers_; }
   std::vector<ModelViewer>& viewers() { return viewers_; }
   const harness::StackProbe& probe() const { return probe_; }
+  bool relayed() const { return !relays_.empty(); }
+
+  // Relay bench: every viewer subscribes to its track once and leaves, so that each relay holds
+  // one upstream subscription per track its viewers watch, lingering (RelayConfig::linger_ns; the
+  // virtual clock stands still between rounds). A FETCH through a relay is then served from the
+  // relay's copy, as on a relay that live viewers keep subscribed.
+  Status hold_upstream_subscriptions();
+  // A viewer connected after build (to its relay on the relay bench), watching `publisher`; it
+  // is not counted in the upstream subscriptions a relay is expected to hold.
+  Result<ModelViewer*> add_viewer(uint32_t publisher);
+  // Takes the last viewer away: the relay's session for it, its sessions and its connection.
+  void remove_last_viewer();
+
+  // Relay bench: empty unless a relay holds other than one upstream subscription per track it
+  // copies (checked every round: a duplicate, or one that was dropped and made again, breaks it).
+  std::string check_upstream_subscriptions() const;
 
   // Clears every viewer's delivery log (outside the measured round).
   void clear_logs();
@@ -67,7 +97,18 @@ class ModelWorld {
   Executor executor_{clock_};
   std::vector<ModelPublisher> publishers_;
   std::vector<ModelViewer> viewers_;
+  std::vector<sim::memory::ConnectionPair> mesh_;  // relay bench: one per pair of relays
+  std::vector<uint64_t> expected_upstream_;        // per relay: the tracks it copies
   harness::StackProbe probe_;
+  // Last: destroyed first, with the sessions they run over the connections above.
+  std::vector<std::unique_ptr<relay::Relay>> relays_;
+
+  ModelWorldConfig config_;
+
+  Status connect_direct(const ModelWorldConfig& config);
+  Status connect_relays(const ModelWorldConfig& config);
+  // Connects viewer i: to its publisher (model bench) or to relay (i + 1) mod R.
+  Status connect_viewer(size_t i);
 };
 
 // Reads every frame a fetch or group consumer has now into log; Error unless the consumer then
@@ -91,8 +132,8 @@ Status read_to_end(Consumer& consumer, harness::DeliveryLog& log, const char* wh
   }
 }
 
-// A case's world: its version (an Error unless a session engine implements it) and its
-// publishers and viewers axes; cached_groups keeps its default.
+// A case's world: its version (an Error unless a session engine implements it), its publishers
+// and viewers axes, and on the relay bench its relays axis; cached_groups keeps its default.
 Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec);
 
 }  // namespace moq::scenarios

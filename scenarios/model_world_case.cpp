@@ -3,6 +3,7 @@
 #include <string>
 
 #include "harness/runner/delivery.h"
+#include "scenarios/bench_util.h"
 
 namespace moq::scenarios {
 
@@ -37,6 +38,11 @@ Status ModelWorldCase::write_round(uint64_t round) {
   return {};
 }
 
+Status ModelWorldCase::deliver_to_relays() {
+  if (!world_.relayed()) return {};
+  return settle(world_.executor(), "delivering the round's groups to the relays");
+}
+
 harness::RoundCheck ModelWorldCase::check_round(uint64_t round) {
   harness::DeliveryCombiner expected;
   for (const ModelViewer& v : world_.viewers()) {
@@ -48,7 +54,7 @@ harness::RoundCheck ModelWorldCase::check_round(uint64_t round) {
     }
     expected.add(h.result());
   }
-  return {world_.delivered(), expected.result()};
+  return {world_.delivered(), expected.result(), world_.check_upstream_subscriptions()};
 }
 
 }  // namespace moq::scenarios

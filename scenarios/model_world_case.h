@@ -43,6 +43,10 @@ class ModelWorldCase : public harness::Case {
   // The common part of a measured round: every publisher with viewers appends its groups, writes
   // their frames and finishes them.
   Status write_round(uint64_t round);
+  // Relay bench: runs the executor until the round's groups have reached every relay that copies
+  // them (over the upstream subscriptions), so that viewers' FETCHes find them there. Nothing on
+  // the model bench.
+  Status deliver_to_relays();
   // The sequence of the first group `publisher` wrote in the current round.
   uint64_t first_sequence(uint32_t publisher) const { return first_sequences_[publisher]; }
 

@@ -87,10 +87,15 @@ class SubscribeFrames final : public ModelWorldCase {
 harness::ScenarioDef subscribe_frames_scenario() {
   harness::ScenarioDef def;
   def.name = "subscribe_frames";
+  def.benches = {"model", "relay"};
   def.summary =
       "viewers hold live subscriptions; each round every publisher with viewers writes one group "
       "of `frames` frames and every subscribed viewer receives and reads it";
-  def.axes = {harness::AxisSpec::version(), publishers_axis(), viewers_axis(), frames_axis(),
+  def.axes = {harness::AxisSpec::version(),
+              relays_axis(),
+              publishers_axis(),
+              viewers_axis(),
+              frames_axis(),
               frame_size_axis()};
   def.make = make_world_group_case<SubscribeFrames>;
   // Each viewer's track (made by its session) caches up to CacheLimits' groups, fewer when they

@@ -10,8 +10,11 @@ namespace moq::relay {
 // One session of the relay and the task that routes its peer's announcements into the origin.
 class Relay::Peer final : public Task {
  public:
-  Peer(Relay& relay, std::unique_ptr<session::Session> session)
-      : Task(relay.executor_, "relay peer"), relay_(relay), session_(std::move(session)) {
+  Peer(Relay& relay, std::unique_ptr<session::Session> session, bool cluster_peer)
+      : Task(relay.executor_, "relay peer"),
+        cluster_peer(cluster_peer),
+        relay_(relay),
+        session_(std::move(session)) {
     // Everything the peer announces, whatever its prefix: the relay routes all of it.
     Result<AnnounceConsumer> a = session_->announced(Path());
     if (a) announced_ = std::move(*a);
@@ -46,6 +49,8 @@ class Relay::Peer final : public Task {
     }
   }
 
+  // Another relay of the cluster (Relay::add_peer), not a client.
+  const bool cluster_peer;
   // The paths this peer holds in the origin, ordered (teardown withdraws each once).
   std::set<std::string> held;
 
@@ -64,21 +69,38 @@ class Relay::Peer final : public Task {
 Relay::Relay(Executor& executor, RelayConfig config) : executor_(executor), config_(config) {}
 
 Relay::~Relay() {
-  // Sessions first (each withdraws its routes), then the origin ends what viewers still hold.
+  // Sessions first (each withdraws its routes), then the origins end what viewers still hold.
   peers_.clear();
   origin_.close(Error{0, "relay closed"});
+  local_.close(Error{0, "relay closed"});
 }
 
 Result<session::Session*> Relay::add(Connection& conn) {
+  return run(conn, false);
+}
+
+Result<session::Session*> Relay::add_peer(Connection& conn) {
+  return run(conn, true);
+}
+
+Result<session::Session*> Relay::run(Connection& conn, bool cluster_peer) {
   session::SessionConfig config;
-  config.publish = origin_.consume();
+  config.publish = cluster_peer ? local_.consume() : origin_.consume();
   config.hop_id = config_.hop_id;
   config.linger_ns = config_.linger_ns;
+  config.peer_track_cache = config_.cache;
   Result<std::unique_ptr<session::Session>> s = session::create_session(conn, std::move(config));
   if (!s) return s.error();
-  peers_.push_back(std::make_unique<Peer>(*this, std::move(*s)));
+  peers_.push_back(std::make_unique<Peer>(*this, std::move(*s), cluster_peer));
   ++counters_.sessions_added;
   return &peers_.back()->session();
+}
+
+uint64_t Relay::upstream_subscriptions() const {
+  uint64_t n = 0;
+  for (const std::unique_ptr<Peer>& p : peers_)
+    n += p->session().counters().opened(session::StreamKind::Subscribe);
+  return n;
 }
 
 void Relay::remove(session::Session& session) {
@@ -97,6 +119,8 @@ void Relay::publish(Peer& peer, const AnnounceEvent& e) {
     ++counters_.routes_conflicting;
     return;
   }
+  // A client's broadcast is offered to the cluster; a peer's is not passed on (split horizon).
+  if (!peer.cluster_peer) (void)local_.publish(e.path, e.broadcast);
   peer.held.insert(e.path.str());
   ++counters_.routes_published;
 }
@@ -104,6 +128,7 @@ void Relay::publish(Peer& peer, const AnnounceEvent& e) {
 void Relay::withdraw(Peer& peer, const Path& path) {
   if (peer.held.erase(path.str()) == 0) return;  // a conflicting route was never published
   (void)origin_.unpublish(path);
+  if (!peer.cluster_peer) (void)local_.unpublish(path);
   ++counters_.routes_withdrawn;
 }
 

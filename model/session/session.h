@@ -221,6 +221,11 @@ struct SessionConfig {
   // cancelled (model/session/core/linger.h). 0: at once. A relay sets it, so that viewers who
   // come and go (or a moq-lite viewer's TRACK before its SUBSCRIBE) share one subscription.
   uint64_t linger_ns = 0;
+  // What this endpoint keeps of each track it copies from the peer (a subscription's track): the
+  // groups and payload bytes set here (the wire does not carry them), and the max age the peer
+  // states when shorter than this one. A relay sets it (RelayConfig::cache), so that its memory
+  // per track is its own choice.
+  CacheLimits peer_track_cache;
   // Decides the peer's authorization requests (moq-lite-07 AUTH). Unset: grant everything.
   std::function<Result<AuthGrant>(std::span<const uint8_t> token)> authorize;
 };

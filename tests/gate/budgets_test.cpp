@@ -15,7 +15,18 @@
 //   the moq-transport sessions: a 256-frame fetch round <= 1.5x the same round on moq-lite-06; no
 //     allocation in a 4-frame or a 256-frame round, fetch and subscribe alike (issue 9; the
 //     budget was 32, and a round 5);
-//   fetch_range (burst 4, every version): no allocation.
+//   fetch_range (burst 4, every version): no allocation;
+//   the relay bench (issue 10; every version): relay/fetch_frames at relays=1, 1 publisher,
+//     256 frames <= 2.2x the model case's instructions, at 1 viewer and at 16; no allocation in
+//     any relay case of fetch_frames, subscribe_frames and fetch_range;
+//   the relay hops (Budgets.RelayHops, on tests/gate/relay-hops' own sweep): the cost per
+//     delivered frame at relays=8 <= 1.3x relays=2, fetch_frames and subscribe_frames, 64 viewers
+//     and 256 frames as the Rust session bench's `relays` group (each extra relay adds a hop only
+//     where the data crosses it), and no allocation there either;
+//   the growth orders (Budgets.Complexity, on its own sweep, tests/gate/complexity-args):
+//     prefixes_teardown cost(2F) / cost(F) <= 2.2 (the teardown of a viewer following F announce
+//     prefixes is linear in F), every version, both benches, F = 256 -> 512 (the note reports it
+//     up to 4096).
 // Allocations are counted by their maximum over the measured rounds, as the gate counts them.
 // tests/gate/allocation_grid.sh checks the same over a wider grid of axes, counter none.
 //
@@ -46,6 +57,18 @@ constexpr const char* kIetfVersions[] = {"moq-transport-18", "moq-transport-22"}
 std::string round_id(const std::string& scenario, const std::string& version, int frames) {
   return "model/" + scenario + "/" + version +
          "/publishers=1/viewers=1/frames=" + std::to_string(frames);
+}
+
+std::string relay_id(const std::string& scenario, const std::string& version, int relays,
+                     int viewers, const std::string& shape) {
+  return "relay/" + scenario + "/" + version + "/relays=" + std::to_string(relays) +
+         "/publishers=1/viewers=" + std::to_string(viewers) + "/" + shape;
+}
+
+std::string model_id(const std::string& scenario, const std::string& version, int viewers,
+                     const std::string& shape) {
+  return "model/" + scenario + "/" + version + "/publishers=1/viewers=" + std::to_string(viewers) +
+         "/" + shape;
 }
 
 std::string write_read_id(int chunk, const char* path) {
@@ -100,6 +123,76 @@ class Budgets {
         round_allocations(scenario, version);
       }
       range_allocations(version);
+    }
+    return problems_;
+  }
+
+  std::vector<std::string> relay() {
+    problems_.clear();
+    for (const char* version :
+         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+      for (int viewers : {1, 16}) {
+        const CaseResult* model = find(model_id("fetch_frames", version, viewers, "frames=256"));
+        const CaseResult* relayed =
+            find(relay_id("fetch_frames", version, 1, viewers, "frames=256"));
+        if (model && relayed) {
+          at_most(instructions(*relayed), 2.2 * instructions(*model),
+                  relayed->id + ": instructions (2.2x the model case's " +
+                      std::to_string(instructions(*model)) + ")");
+        }
+        for (const char* scenario : {"fetch_frames", "subscribe_frames"}) {
+          for (int relays : {1, 2}) {
+            for (const char* shape : {"frames=4", "frames=256"}) {
+              if (const CaseResult* c = find(relay_id(scenario, version, relays, viewers, shape)))
+                at_most(max_allocations(*c), 0, c->id + ": allocations");
+            }
+          }
+        }
+        for (int relays : {1, 2}) {
+          if (const CaseResult* c =
+                  find(relay_id("fetch_range", version, relays, viewers, "burst=4")))
+            at_most(max_allocations(*c), 0, c->id + ": allocations");
+        }
+      }
+    }
+    return problems_;
+  }
+
+  std::vector<std::string> relay_hops() {
+    problems_.clear();
+    for (const char* version :
+         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+      for (const char* scenario : {"fetch_frames", "subscribe_frames"}) {
+        const CaseResult* two = find(relay_id(scenario, version, 2, 64, "frames=256"));
+        const CaseResult* eight = find(relay_id(scenario, version, 8, 64, "frames=256"));
+        if (!two || !eight) continue;
+        // The same frames are delivered at both: instructions compare per delivered frame.
+        at_most(instructions(*eight), 1.3 * instructions(*two),
+                eight->id + ": instructions (1.3x relays=2's " +
+                    std::to_string(instructions(*two)) + ")");
+        at_most(max_allocations(*two), 0, two->id + ": allocations");
+        at_most(max_allocations(*eight), 0, eight->id + ": allocations");
+      }
+    }
+    return problems_;
+  }
+
+  std::vector<std::string> complexity() {
+    problems_.clear();
+    for (const char* version :
+         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+      for (const std::string bench : {"model/", "relay/"}) {
+        const std::string relays = bench == "relay/" ? "relays=1/" : "";
+        const std::string base =
+            bench + "prefixes_teardown/" + version + "/" + relays + "broadcasts=64/follow=";
+        const CaseResult* f = find(base + "256");
+        const CaseResult* twice = find(base + "512");
+        if (f && twice) {
+          at_most(instructions(*twice), 2.2 * instructions(*f),
+                  twice->id + ": instructions (2.2x follow=256's " +
+                      std::to_string(instructions(*f)) + ")");
+        }
+      }
     }
     return problems_;
   }
@@ -183,6 +276,40 @@ TEST(Budgets, IetfSessions) {
   EXPECT_THAT(Budgets(*g_results).ietf_sessions(), IsEmpty());
 }
 
+TEST(Budgets, Relay) {
+  EXPECT_THAT(Budgets(*g_results).relay(), IsEmpty());
+}
+
+TEST(Budgets, Complexity) {
+  EXPECT_THAT(Budgets(*g_results).complexity(), IsEmpty());
+}
+
+TEST(Budgets, RelayHops) {
+  EXPECT_THAT(Budgets(*g_results).relay_hops(), IsEmpty());
+}
+
+void set_samples(std::optional<results::MetricStats>& stats, uint64_t value);
+results::CaseResult& case_of(ResultsFile& file, const std::string& id);
+
+TEST(Budgets, ComplexityCatchesAQuadraticTeardown) {
+  ResultsFile worse = *g_results;
+  const std::string f = "model/prefixes_teardown/moq-lite-06/broadcasts=64/follow=";
+  const uint64_t at_f = case_of(worse, f + "256").metrics.instructions->median;
+  set_samples(case_of(worse, f + "512").metrics.instructions, at_f * 4);
+  EXPECT_THAT(Budgets(worse).complexity(),
+              Contains(HasSubstr(f + "512: instructions (2.2x follow=256's")));
+}
+
+TEST(Budgets, RelayHopsCatchAnOverrun) {
+  ResultsFile worse = *g_results;
+  const std::string two = relay_id("fetch_frames", "moq-lite-06", 2, 64, "frames=256");
+  const std::string eight = relay_id("fetch_frames", "moq-lite-06", 8, 64, "frames=256");
+  const uint64_t at_two = case_of(worse, two).metrics.instructions->median;
+  set_samples(case_of(worse, eight).metrics.instructions, at_two * 131 / 100);
+  EXPECT_THAT(Budgets(worse).relay_hops(),
+              Contains(HasSubstr(eight + ": instructions (1.3x relays=2's")));
+}
+
 // The checks can fail: the same file with one count raised past each kind of budget.
 void set_samples(std::optional<results::MetricStats>& stats, uint64_t value) {
   ASSERT_TRUE(stats);
@@ -205,12 +332,21 @@ TEST(Budgets, CatchOverruns) {
   set_samples(
       case_of(worse, round_id("subscribe_frames", "moq-transport-22", 256)).metrics.allocations, 1);
   set_samples(case_of(worse, write_read_id(16384, "transport")).metrics.instructions, 50'000);
+  const std::string relayed = relay_id("fetch_frames", "moq-lite-06", 1, 16, "frames=256");
+  set_samples(case_of(worse, relayed).metrics.instructions, 100'000'000);
+  set_samples(case_of(worse, relay_id("subscribe_frames", "moq-transport-18", 2, 1, "frames=4"))
+                  .metrics.allocations,
+              1);
   worse.cases.erase(worse.cases.begin());
   EXPECT_THAT(Budgets(worse).lite_sessions(),
               Contains(HasSubstr("moq-lite-06/publishers=1/viewers=1/frames=256: instructions")));
   EXPECT_THAT(Budgets(worse).ietf_sessions(),
               Contains(HasSubstr("subscribe_frames/moq-transport-22/publishers=1/viewers=1/"
                                  "frames=256: allocations 1")));
+  const std::vector<std::string> relay = Budgets(worse).relay();
+  EXPECT_THAT(relay, Contains(HasSubstr(relayed + ": instructions (2.2x the model case's")));
+  EXPECT_THAT(relay, Contains(HasSubstr("subscribe_frames/moq-transport-18/relays=2/publishers=1/"
+                                        "viewers=1/frames=4: allocations 1")));
   const std::vector<std::string> transport = Budgets(worse).transport();
   EXPECT_THAT(transport, Contains(HasSubstr("depends on the chunk's size")));
   EXPECT_THAT(transport, Contains(HasSubstr("instructions per write + read beyond loopback")));

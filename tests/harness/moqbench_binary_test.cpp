@@ -117,8 +117,9 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
   EXPECT_EQ(one.meta.counter_backend, results::CounterBackend::kCallgrind);
   EXPECT_EQ(one.meta.counter_event, "Ir");
   // fetch_frames 2 versions x 2 frame counts, fetch_range 2 versions, subscribe_frames 2 x 2,
-  // group_write_frames 2 frame counts x 2 batches, empty_round.
-  ASSERT_EQ(one.cases.size(), 4u + 2u + 4u + 4u + 1u);
+  // each on the model bench and on the relay bench at relays 1 and 2; group_write_frames 2 frame
+  // counts x 2 batches, empty_round.
+  ASSERT_EQ(one.cases.size(), 3 * (4u + 2u + 4u) + 4u + 1u);
   ASSERT_EQ(two.cases.size(), one.cases.size());
   for (size_t i = 0; i < one.cases.size(); ++i) {
     const results::CaseResult& a = one.cases[i];

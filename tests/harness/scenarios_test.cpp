@@ -50,16 +50,47 @@ TEST_F(ScenariosTest, RegistrarsGiveEveryScenarioOnceInNameOrder) {
   EXPECT_THAT(none.error().message, HasSubstr("(registered: empty_round, fetch_frames"));
 }
 
-TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOverEveryVersion) {
+TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOnBothBenchesOverEveryVersion) {
   Result<std::vector<CaseSpec>> cases = plan_sweep(registry_, {});
   ASSERT_TRUE(cases) << cases.error().message;
-  ASSERT_EQ(cases->size(), 8 * registry_.implemented_versions().size());
+  // The model bench's 8 shapes per version, then the relay bench's at relays 1 and 2.
+  const size_t versions = registry_.implemented_versions().size();
+  ASSERT_EQ(cases->size(), 8 * versions + 16 * versions);
   for (const CaseSpec& c : *cases)
     EXPECT_EQ(c.scenario().name, "fetch_frames");
   EXPECT_EQ(cases->front().id(), "model/fetch_frames/" + registry_.implemented_versions().front() +
                                      "/publishers=1/viewers=1/frames=4");
-  EXPECT_EQ(cases->back().id(), "model/fetch_frames/" + registry_.implemented_versions().back() +
-                                    "/publishers=4/viewers=16/frames=256");
+  EXPECT_EQ((*cases)[8 * versions - 1].id(), "model/fetch_frames/" +
+                                                 registry_.implemented_versions().back() +
+                                                 "/publishers=4/viewers=16/frames=256");
+  EXPECT_EQ((*cases)[8 * versions].id(), "relay/fetch_frames/" +
+                                             registry_.implemented_versions().front() +
+                                             "/relays=1/publishers=1/viewers=1/frames=4");
+  EXPECT_EQ(cases->back().id(), "relay/fetch_frames/" + registry_.implemented_versions().back() +
+                                    "/relays=2/publishers=4/viewers=16/frames=256");
+}
+
+TEST_F(ScenariosTest, TheRelaysAxisExistsOnTheRelayBenchOnly) {
+  const std::string version = registry_.implemented_versions().front();
+  Result<CaseSpec> model = parse_case_id(
+      registry_, "model/fetch_frames/" + version + "/relays=2/publishers=1/viewers=1/frames=4");
+  ASSERT_FALSE(model);
+  EXPECT_THAT(model.error().message,
+              HasSubstr("axis 'relays' of scenario 'fetch_frames' exists on bench relay only"));
+  // A sweep over both benches takes --set relays for the relay bench and leaves the model alone.
+  SweepRequest request;
+  request.scenarios = {"fetch_frames"};
+  request.axes = {{"relays", {"4"}, "--set relays"},
+                  {"version", {version}, "--versions"},
+                  {"viewers", {"1"}, "--viewers"},
+                  {"publishers", {"1"}, "--publishers"},
+                  {"frames", {"4"}, "--frames"}};
+  Result<std::vector<CaseSpec>> cases = plan_sweep(registry_, request);
+  ASSERT_TRUE(cases) << cases.error().message;
+  ASSERT_EQ(cases->size(), 2u);
+  EXPECT_EQ((*cases)[0].id(), "model/fetch_frames/" + version + "/publishers=1/viewers=1/frames=4");
+  EXPECT_EQ((*cases)[1].id(),
+            "relay/fetch_frames/" + version + "/relays=4/publishers=1/viewers=1/frames=4");
 }
 
 TEST_F(ScenariosTest, SessionScenariosDeliverOnEveryVersion) {
@@ -74,6 +105,15 @@ TEST_F(ScenariosTest, SessionScenariosDeliverOnEveryVersion) {
              Want{"model/fetch_range/" + version + "/publishers=2/viewers=3/burst=3", 3 * 3 * 4},
              Want{"model/subscribe_frames/" + version + "/publishers=2/viewers=3/frames=5", 15},
              Want{"model/fetch_frames/" + version + "/publishers=3/viewers=1/frames=2", 2},
+             // The relay bench: one relay, and a mesh where every viewer crosses a peer hop.
+             Want{"relay/fetch_frames/" + version + "/relays=1/publishers=2/viewers=3/frames=5",
+                  15},
+             Want{"relay/fetch_frames/" + version + "/relays=3/publishers=2/viewers=3/frames=5",
+                  15},
+             Want{"relay/fetch_range/" + version + "/relays=2/publishers=2/viewers=3/burst=3",
+                  3 * 3 * 4},
+             Want{"relay/subscribe_frames/" + version + "/relays=4/publishers=2/viewers=3/frames=5",
+                  15},
          }) {
       results::CaseResult c = run(w.id);
       EXPECT_FALSE(c.flags.failed) << w.id << ": " << c.flags.reason.value_or("");

@@ -1,5 +1,6 @@
 #include "model/session/core/session_base.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "model/data/errors.h"
@@ -83,6 +84,14 @@ void SessionBase::shut(Error reason) {
   peer_.close(*error_);
   on_closed();
   closed_list_.notify_all();
+}
+
+TrackInfo SessionBase::copied_track_info(TrackInfo info) const {
+  const CacheLimits& bound = config_.peer_track_cache;
+  info.cache.max_groups = bound.max_groups;
+  info.cache.max_bytes = bound.max_bytes;
+  info.cache.max_age_ns = std::min(info.cache.max_age_ns, bound.max_age_ns);
+  return info;
 }
 
 Result<TrackConsumer> SessionBase::find_track(const Path& broadcast, std::string_view track,

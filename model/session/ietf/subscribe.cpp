@@ -493,7 +493,8 @@ bool SubscribeRequestTask::on(const w::SubscribeOk& ok) {
     return true;
   }
   alias_ = ok.track_alias;
-  Result<TrackProducer> p = request_.accept(track_info_of(ok.track_properties));
+  Result<TrackProducer> p =
+      request_.accept(session_.copied_track_info(track_info_of(ok.track_properties)));
   if (!p) {
     cancel_subscription(kCancelled);
     refused_ = true;

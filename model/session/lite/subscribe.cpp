@@ -321,7 +321,7 @@ Poll SubscribeRequestTask::track_info() {
       track_request_.reject(std::move(error));
       return Poll::Done;
   }
-  Result<TrackProducer> producer = track_request_.accept(info);
+  Result<TrackProducer> producer = track_request_.accept(session_.copied_track_info(info));
   // The Track stream is done (ask_track FINed our half); the subscription gets its own.
   BidiTask::clear();
   if (!producer) return Poll::Done;  // the request was withdrawn meanwhile

@@ -6,84 +6,15 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "tests/relay/relay_world.h"
 #include "tests/session_lite/session_fixture.h"
 
 namespace moq::test {
 namespace {
-
-// A client endpoint connected to the relay: its session, and the origin it publishes from.
-struct Client {
-  sim::memory::ConnectionPair conns;
-  OriginProducer origin = OriginProducer::create();
-  std::unique_ptr<session::Session> session;
-  session::Session* relay_side = nullptr;  // the relay's session for this client
-};
-
-class RelayWorld {
- public:
-  // A client of `version`: a publisher serves its origin, a viewer serves nothing.
-  Client& connect(Version version, bool publishes) {
-    auto c = std::make_unique<Client>();
-    sim::memory::PairConfig cfg;
-    cfg.alpn = std::string(session::version_alpn(version));
-    auto made = sim::memory::make_pair(executor, cfg);
-    EXPECT_TRUE(made.ok());
-    c->conns = std::move(made.value());
-    auto relay_side = relay.add(*c->conns.server);
-    EXPECT_TRUE(relay_side.ok()) << (relay_side.ok() ? "" : relay_side.error().message);
-    c->relay_side = relay_side.ok() ? *relay_side : nullptr;
-    session::SessionConfig config;
-    if (publishes) config.publish = c->origin.consume();
-    config.hop_id = 0x100 + clients.size();
-    auto s = session::create_session(*c->conns.client, std::move(config));
-    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
-    c->session = std::move(s.value());
-    clients.push_back(std::move(c));
-    return *clients.back();
-  }
-
-  void settle() {
-    RunReport r = executor.run_until_idle(1'000'000);
-    ASSERT_FALSE(r.budget_exhausted) << r.detail;
-  }
-
-  struct Published {
-    BroadcastProducer broadcast;
-    TrackProducer track;
-  };
-  Published publish(Client& c, const std::string& path) {
-    Published p;
-    p.broadcast = BroadcastProducer::create(clock);
-    p.track = std::move(p.broadcast.create_track("video", TrackInfo{}).value());
-    EXPECT_TRUE(c.origin.publish(Path(path), p.broadcast.consume()).ok());
-    return p;
-  }
-
-  sim::VirtualClock clock;
-  Executor executor{clock};
-  // Before the relay: its sessions run on the clients' server-side connections, so it goes first.
-  std::vector<std::unique_ptr<Client>> clients;
-  relay::Relay relay{executor};
-};
-
-// The groups 0 .. count-1 of a subscription, each read whole.
-void expect_groups(TrackConsumer& track, uint64_t count, uint64_t frames) {
-  for (uint64_t g = 0; g < count; ++g) {
-    GroupConsumer group;
-    ASSERT_EQ(track.next(group), Next::Ready) << "group " << g;
-    EXPECT_EQ(group.sequence(), g);
-    Drained d = drain_frames(group);
-    EXPECT_EQ(d.last, Next::End);
-    ASSERT_EQ(d.frames.size(), frames);
-    for (uint64_t f = 0; f < frames; ++f)
-      EXPECT_EQ(d.frames[f], payload(g, f));
-  }
-}
 
 using VersionPair = std::tuple<Version, Version>;
 

@@ -175,6 +175,30 @@ void ModelWorld::remove_last_viewer() {
   viewers_.pop_back();
 }
 
+Status ModelWorld::add_rooms(uint32_t count) {
+  rooms_.reserve(rooms_.size() + count);
+  for (uint32_t b = 0; b < count; ++b) {
+    ModelRoom room;
+    room.broadcast = BroadcastProducer::create(clock_);
+    TrackInfo info;
+    info.cache.max_groups = 1;
+    Result<TrackProducer> track = room.broadcast.create_track("video", info);
+    if (!track) return track.error();
+    room.track = std::move(*track);
+    room.path = Path("room/" + std::to_string(rooms_.size()));
+    if (Status st = publishers_[0].origin.publish(room.path, room.broadcast.consume()); !st)
+      return Error{0, room.path.str() + ": " + st.error().message};
+    rooms_.push_back(std::move(room));
+  }
+  return settle(executor_, "announcing the rooms");
+}
+
+Status ModelWorld::pass_time(uint64_t ns) {
+  RunReport r = executor_.advance_to(clock_.now_ns() + ns, kRoundStepBudget);
+  if (r.budget_exhausted) return Error{0, "passing time: step budget exhausted: " + r.detail};
+  return {};
+}
+
 Status ModelWorld::hold_upstream_subscriptions() {
   std::vector<TrackConsumer> once(viewers_.size());
   for (size_t i = 0; i < viewers_.size(); ++i) {

@@ -48,6 +48,13 @@ struct ModelPublisher {
   std::unique_ptr<session::Session> session;
 };
 
+// A further broadcast of publisher 0 (ModelWorld::add_rooms): "room/<index>" with one track.
+struct ModelRoom {
+  BroadcastProducer broadcast;
+  TrackProducer track;
+  Path path;
+};
+
 struct ModelViewer {
   uint32_t publisher = 0;  // index of the publisher it watches
   uint32_t relay = 0;      // relay bench: the relay it is connected to
@@ -76,6 +83,14 @@ class ModelWorld {
   // virtual clock stands still between rounds). A FETCH through a relay is then served from the
   // relay's copy, as on a relay that live viewers keep subscribed.
   Status hold_upstream_subscriptions();
+  // Publishes `count` more broadcasts of publisher 0, "room/0" .. "room/<count - 1>", each with
+  // a track "video" that caches one group, and runs the executor until they are announced.
+  Status add_rooms(uint32_t count);
+  std::vector<ModelRoom>& rooms() { return rooms_; }
+  // Moves virtual time on by ns, firing the timers due (e.g. lingering upstream subscriptions
+  // running out), and runs the executor until idle.
+  Status pass_time(uint64_t ns);
+
   // A viewer connected after build (to its relay on the relay bench), watching `publisher`; it
   // is not counted in the upstream subscriptions a relay is expected to hold.
   Result<ModelViewer*> add_viewer(uint32_t publisher);
@@ -97,6 +112,7 @@ class ModelWorld {
   Executor executor_{clock_};
   std::vector<ModelPublisher> publishers_;
   std::vector<ModelViewer> viewers_;
+  std::vector<ModelRoom> rooms_;
   std::vector<sim::memory::ConnectionPair> mesh_;  // relay bench: one per pair of relays
   std::vector<uint64_t> expected_upstream_;        // per relay: the tracks it copies
   harness::StackProbe probe_;

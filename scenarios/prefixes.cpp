@@ -39,13 +39,7 @@ class PrefixCase : public harness::Case {
   Status build() {
     config_.viewers = 0;
     if (Status st = world_.build(config_); !st) return st;
-    ModelPublisher& pub = world_.publishers()[0];
-    rooms_.reserve(shape_.broadcasts);
-    for (uint32_t b = 0; b < shape_.broadcasts; ++b) {
-      rooms_.push_back(BroadcastProducer::create(clock_));
-      if (Status st = pub.origin.publish(room(b), rooms_.back().consume()); !st) return st;
-    }
-    return settle(world_.executor(), "announcing the broadcasts");
+    return world_.add_rooms(shape_.broadcasts);
   }
 
   // Connects a viewer following every prefix and reads each prefix's snapshot.
@@ -78,12 +72,10 @@ class PrefixCase : public harness::Case {
     return {};
   }
 
-  static Path room(uint32_t b) { return Path("room/" + std::to_string(b)); }
+  const Path& room(uint32_t b) { return world_.rooms()[b].path; }
 
   ModelWorldConfig config_;
   const PrefixShape shape_;
-  sim::VirtualClock clock_;  // the rooms' broadcasts (no track reads it)
-  std::vector<BroadcastProducer> rooms_;
   std::vector<AnnounceConsumer> following_;  // dropped before the world
   ModelViewer* follower_ = nullptr;
   ModelWorld world_;  // last: destroyed first
@@ -101,8 +93,8 @@ class Prefixes final : public PrefixCase {
   Status run_round(uint64_t round) override {
     const uint32_t b = toggled(round);
     OriginProducer& origin = world_.publishers()[0].origin;
-    Status st =
-        round % 2 == 0 ? origin.unpublish(room(b)) : origin.publish(room(b), rooms_[b].consume());
+    Status st = round % 2 == 0 ? origin.unpublish(room(b))
+                               : origin.publish(room(b), world_.rooms()[b].broadcast.consume());
     if (!st) return st;
     return settle(world_.executor(), "announcement round");
   }

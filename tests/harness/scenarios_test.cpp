@@ -127,6 +127,31 @@ TEST_F(ScenariosTest, SessionScenariosDeliverOnEveryVersion) {
   }
 }
 
+TEST_F(ScenariosTest, RelayScenariosRunOnEveryVersionAndBothBenches) {
+  for (const std::string& version : registry_.implemented_versions()) {
+    struct Want {
+      std::string id;
+      uint64_t frames_per_round;  // join and leave read the joined broadcast's 4-frame group
+    };
+    for (const Want& w : {
+             Want{"model/join/" + version + "/broadcasts=3", 4},
+             Want{"relay/join/" + version + "/relays=2/broadcasts=3", 4},
+             Want{"model/leave/" + version + "/broadcasts=3", 4},
+             Want{"relay/leave/" + version + "/relays=3/broadcasts=3", 4},
+             Want{"model/prefixes/" + version + "/broadcasts=4/follow=9", 0},
+             Want{"relay/prefixes/" + version + "/relays=2/broadcasts=4/follow=9", 0},
+             Want{"model/prefixes_teardown/" + version + "/broadcasts=4/follow=9", 0},
+             Want{"relay/prefixes_teardown/" + version + "/relays=2/broadcasts=4/follow=9", 0},
+         }) {
+      results::CaseResult c = run(w.id, {3, 2});
+      EXPECT_FALSE(c.flags.failed) << w.id << ": " << c.flags.reason.value_or("");
+      EXPECT_EQ(c.delivered.frames, 2 * w.frames_per_round) << w.id;
+      ASSERT_TRUE(c.metrics.tasks_run) << w.id;
+      EXPECT_GT(c.metrics.tasks_run->min, 0u) << w.id;
+    }
+  }
+}
+
 TEST_F(ScenariosTest, FrameSizeIsSettableAndChangesWhatIsDelivered) {
   const std::string version = registry_.implemented_versions().front();
   results::CaseResult c =

@@ -1,0 +1,203 @@
+// join and leave: a publisher announces `broadcasts` broadcasts ("room/<b>", one track each,
+// holding one finished group of 4 frames). Each round a new viewer joins (on the relay bench it
+// connects to relay 1 mod R, so with more than one relay it crosses a peer hop):
+//  - join: the measured round is the join: the viewer connects, resolves broadcast
+//    (round mod broadcasts) by its announcement, subscribes to its track and reads the latest
+//    group to its end. The viewer leaves outside the round, and time passes beyond the relays'
+//    linger, so every join finds the relays without a subscription of the track (a cold join).
+//  - leave: the same viewer set up outside the round; the measured round is its leaving: its
+//    session closes, until the executor is idle (everything the viewer held is released).
+// A join's cost must not grow with the broadcasts announced beside the one it joins (the Rust
+// stack's joins grew with them: its announcement replay deduplicated quadratically).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/runner/payloads.h"
+#include "harness/runner/registrar.h"
+#include "model/relay/relay.h"
+#include "scenarios/bench_util.h"
+#include "scenarios/common_axes.h"
+#include "scenarios/model_world.h"
+
+namespace moq::scenarios {
+
+namespace {
+
+constexpr uint64_t kFrames = 4;
+constexpr uint64_t kFrameSize = 64;
+
+class JoinCase : public harness::Case {
+ public:
+  harness::StackCounts stack_counts() const override { return world_.probe().read(); }
+
+  Status setup() override {
+    config_.viewers = 0;
+    if (Status st = world_.build(config_); !st) return st;
+    if (Status st = world_.add_rooms(broadcasts_); !st) return st;
+    payloads_ = harness::PayloadSource(kFrameSize, broadcasts_ * kFrames);
+    for (uint32_t b = 0; b < broadcasts_; ++b) {
+      Result<GroupProducer> g = world_.rooms()[b].track.append_group();
+      if (!g) return g.error();
+      for (uint64_t k = 0; k < kFrames; ++k)
+        if (Status st = g->write_frame(k, payloads_.payload(b * kFrames + k)); !st) return st;
+      if (Status st = g->finish(); !st) return st;
+    }
+    return settle(world_.executor(), "writing the rooms' groups");
+  }
+
+  harness::RoundCheck check_round(uint64_t round) override {
+    harness::DeliveryHasher expected;
+    const uint64_t b = round % broadcasts_;
+    for (uint64_t k = 0; k < kFrames; ++k)
+      expected.add_frame(payloads_.payload(b * kFrames + k));
+    return {delivered_, expected.result(), check()};
+  }
+
+ protected:
+  JoinCase(ModelWorldConfig config, uint32_t broadcasts)
+      : config_(config), broadcasts_(broadcasts) {}
+
+  // The new viewer's join of broadcast (round mod broadcasts), to its latest group's end.
+  Status join(uint64_t round) {
+    const Path& path = world_.rooms()[round % broadcasts_].path;
+    Result<ModelViewer*> v = world_.add_viewer(0);
+    if (!v) return v.error();
+    viewer_ = *v;
+    Result<AnnounceConsumer> resolving = viewer_->session->announced(path);
+    if (!resolving) return Error{0, "announced: " + resolving.error().message};
+    if (Status st = settle(world_.executor(), "resolving the broadcast"); !st) return st;
+    AnnounceEvent e;
+    if (resolving->next(e) != Next::Ready || e.kind != AnnounceEvent::Kind::Announce)
+      return Error{0, path.str() + " was not announced to the joining viewer"};
+    Result<TrackConsumer> track = viewer_->session->subscribe(path, "video");
+    if (!track) return Error{0, "subscribe: " + track.error().message};
+    track_ = std::move(*track);
+    if (Status st = settle(world_.executor(), "joining"); !st) return st;
+    GroupConsumer group;
+    if (track_.next(group) != Next::Ready)
+      return Error{0, "the joining viewer got no group of " + path.str() + " (" +
+                          (track_.status() == TrackStatus::Aborted ? track_.error().message
+                                                                   : std::string("pending")) +
+                          ")"};
+    return read_to_end(group, viewer_->log, "the latest group");
+  }
+
+  // Outside the rounds: the last round's viewer leaves (if it has not yet), and time passes
+  // beyond the relays' linger twice over, so that the viewer's relay lets go of the track it
+  // watched and then the publisher's relay, whose last consumer that was (a viewer's data
+  // crosses at most two relays).
+  Status reset() {
+    track_ = TrackConsumer();
+    if (viewer_) {
+      world_.remove_last_viewer();
+      viewer_ = nullptr;
+    }
+    for (int relay_hop = 0; relay_hop < 2; ++relay_hop)
+      if (Status st = world_.pass_time(relay::RelayConfig{}.linger_ns + 1); !st) return st;
+    return {};
+  }
+
+  // Extra checks of a round (empty: none). Not the relays' one upstream subscription per track:
+  // every cold join makes a new one on purpose.
+  virtual std::string check() { return {}; }
+
+  ModelWorldConfig config_;
+  const uint32_t broadcasts_;
+  harness::PayloadSource payloads_;
+  harness::RoundDelivery delivered_;
+  TrackConsumer track_;  // dropped before the world
+  ModelViewer* viewer_ = nullptr;
+  ModelWorld world_;  // last: destroyed first
+};
+
+class Join final : public JoinCase {
+ public:
+  Join(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(config, broadcasts) {}
+
+  void prepare_round(uint64_t /*round*/) override { prepared_ = reset(); }
+
+  Status run_round(uint64_t round) override {
+    if (!prepared_) return prepared_;
+    Status st = join(round);
+    if (viewer_) delivered_ = viewer_->log.delivery();
+    return st;
+  }
+
+ private:
+  Status prepared_;
+};
+
+class Leave final : public JoinCase {
+ public:
+  Leave(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(config, broadcasts) {}
+
+  void prepare_round(uint64_t round) override {
+    prepared_ = reset();
+    if (prepared_) prepared_ = join(round);
+    if (viewer_) delivered_ = viewer_->log.delivery();
+  }
+
+  Status run_round(uint64_t /*round*/) override {
+    if (!prepared_) return Error{0, "the round's join: " + prepared_.error().message};
+    viewer_->session->close(0, "leaving");
+    return settle(world_.executor(), "the viewer's leaving");
+  }
+
+ private:
+  std::string check() override {
+    GroupConsumer g;
+    const Next n = track_.next(g);
+    if (n != Next::Aborted && n != Next::End)
+      return "the leaving viewer's subscription did not end with its session";
+    return {};
+  }
+
+  Status prepared_;
+};
+
+template <class CaseT>
+Result<std::unique_ptr<harness::Case>> make_join_case(const harness::CaseSpec& spec) {
+  Result<ModelWorldConfig> config = model_world_config(spec);
+  if (!config) return config.error();
+  config->publishers = 1;  // the axes have none: one publisher, its broadcasts under room/
+  return std::unique_ptr<harness::Case>(
+      new CaseT(*config, static_cast<uint32_t>(spec.integer("broadcasts"))));
+}
+
+std::vector<harness::AxisSpec> join_axes() {
+  harness::AxisSpec relays = relays_axis();
+  relays.sweep_ints = {1, 2, 8};
+  return {harness::AxisSpec::version(), relays,
+          harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 1, 1, 4096,
+                                     {1, 64, 1024})};
+}
+
+harness::ScenarioDef join_scenario() {
+  harness::ScenarioDef def;
+  def.name = "join";
+  def.benches = {"model", "relay"};
+  def.summary =
+      "a new viewer connects, resolves one of `broadcasts` broadcasts, subscribes and reads its "
+      "latest group (a cold join: the relays hold no subscription of it)";
+  def.axes = join_axes();
+  def.make = make_join_case<Join>;
+  return def;
+}
+
+harness::ScenarioDef leave_scenario() {
+  harness::ScenarioDef def;
+  def.name = "leave";
+  def.benches = {"model", "relay"};
+  def.summary = "a viewer that joined one of `broadcasts` broadcasts (as in join) leaves";
+  def.axes = join_axes();
+  def.make = make_join_case<Leave>;
+  return def;
+}
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(join_scenario);
+MOQ_REGISTER_SCENARIO(leave_scenario);
+
+}  // namespace moq::scenarios

@@ -7,6 +7,10 @@
 //    linger, so every join finds the relays without a subscription of the track (a cold join).
 //  - leave: the same viewer set up outside the round; the measured round is its leaving: its
 //    session closes, until the executor is idle (everything the viewer held is released).
+//  - join_stale (relay bench): the publisher went quiet after its one group, and the relays still
+//    hold it (a viewer watched every broadcast once, at setup, and left; the copies linger).
+//    Each round a new viewer joins as in join and must get that old group from its relay, with
+//    no new upstream subscription (checked every round), and never hang.
 // A join's cost must not grow with the broadcasts announced beside the one it joins (the Rust
 // stack's joins grew with them: its announcement replay deduplicated quadratically).
 #include <memory>
@@ -15,7 +19,6 @@
 
 #include "harness/runner/payloads.h"
 #include "harness/runner/registrar.h"
-#include "model/relay/relay.h"
 #include "scenarios/bench_util.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/model_world.h"
@@ -34,7 +37,7 @@ class JoinCase : public harness::Case {
   Status setup() override {
     config_.viewers = 0;
     if (Status st = world_.build(config_); !st) return st;
-    if (Status st = world_.add_rooms(broadcasts_); !st) return st;
+    if (Status st = world_.add_rooms(0, broadcasts_); !st) return st;
     payloads_ = harness::PayloadSource(kFrameSize, broadcasts_ * kFrames);
     for (uint32_t b = 0; b < broadcasts_; ++b) {
       Result<GroupProducer> g = world_.rooms()[b].track.append_group();
@@ -83,19 +86,15 @@ class JoinCase : public harness::Case {
     return read_to_end(group, viewer_->log, "the latest group");
   }
 
-  // Outside the rounds: the last round's viewer leaves (if it has not yet), and time passes
-  // beyond the relays' linger twice over, so that the viewer's relay lets go of the track it
-  // watched and then the publisher's relay, whose last consumer that was (a viewer's data
-  // crosses at most two relays).
+  // Outside the rounds: the last round's viewer leaves (if it has not yet), and the relays let
+  // go of the track it watched.
   Status reset() {
     track_ = TrackConsumer();
     if (viewer_) {
       world_.remove_last_viewer();
       viewer_ = nullptr;
     }
-    for (int relay_hop = 0; relay_hop < 2; ++relay_hop)
-      if (Status st = world_.pass_time(relay::RelayConfig{}.linger_ns + 1); !st) return st;
-    return {};
+    return world_.let_relays_go();
   }
 
   // Extra checks of a round (empty: none). Not the relays' one upstream subscription per track:
@@ -111,7 +110,7 @@ class JoinCase : public harness::Case {
   ModelWorld world_;  // last: destroyed first
 };
 
-class Join final : public JoinCase {
+class Join : public JoinCase {
  public:
   Join(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(config, broadcasts) {}
 
@@ -124,8 +123,45 @@ class Join final : public JoinCase {
     return st;
   }
 
- private:
+ protected:
   Status prepared_;
+};
+
+class JoinStale final : public Join {
+ public:
+  JoinStale(ModelWorldConfig config, uint32_t broadcasts) : Join(config, broadcasts) {}
+
+  Status setup() override {
+    if (Status st = JoinCase::setup(); !st) return st;
+    // One viewer watches every broadcast and leaves: the relays keep their copies (lingering).
+    Result<ModelViewer*> v = world_.add_viewer(0);
+    if (!v) return v.error();
+    std::vector<TrackConsumer> once;
+    for (const ModelRoom& room : world_.rooms()) {
+      Result<TrackConsumer> t = (*v)->session->subscribe(room.path, "video");
+      if (!t) return t.error();
+      once.push_back(std::move(*t));
+    }
+    if (Status st = settle(world_.executor(), "watching every broadcast once"); !st) return st;
+    once.clear();
+    world_.remove_last_viewer();
+    if (Status st = settle(world_.executor(), "leaving them"); !st) return st;
+    world_.expect_current_upstream();
+    return {};
+  }
+
+  // The last round's viewer leaves; time stands still, so the relays' copies stay.
+  void prepare_round(uint64_t /*round*/) override {
+    track_ = TrackConsumer();
+    if (viewer_) {
+      world_.remove_last_viewer();
+      viewer_ = nullptr;
+    }
+    prepared_ = settle(world_.executor(), "the last viewer leaving");
+  }
+
+ private:
+  std::string check() override { return world_.check_upstream_subscriptions(); }
 };
 
 class Leave final : public JoinCase {
@@ -197,7 +233,20 @@ harness::ScenarioDef leave_scenario() {
 
 }  // namespace
 
+harness::ScenarioDef join_stale_scenario() {
+  harness::ScenarioDef def;
+  def.name = "join_stale";
+  def.benches = {"relay"};
+  def.summary =
+      "a new viewer joins one of `broadcasts` broadcasts whose publisher went quiet; the relays "
+      "still hold its old group and serve it without asking upstream";
+  def.axes = join_axes();
+  def.make = make_join_case<JoinStale>;
+  return def;
+}
+
 MOQ_REGISTER_SCENARIO(join_scenario);
+MOQ_REGISTER_SCENARIO(join_stale_scenario);
 MOQ_REGISTER_SCENARIO(leave_scenario);
 
 }  // namespace moq::scenarios

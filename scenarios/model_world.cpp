@@ -1,5 +1,6 @@
 #include "scenarios/model_world.h"
 
+#include <algorithm>
 #include <set>
 
 #include "scenarios/bench_util.h"
@@ -57,9 +58,10 @@ Status ModelWorld::build(const ModelWorldConfig& config) {
 
 namespace {
 
-Result<sim::memory::ConnectionPair> connect(Executor& executor, session::Version version) {
+Result<sim::memory::ConnectionPair> connect(Executor& executor, const ModelWorldConfig& config) {
   sim::memory::PairConfig pair;
-  pair.alpn = std::string(session::version_alpn(version));
+  pair.alpn = std::string(session::version_alpn(config.version));
+  pair.max_bidi = config.max_bidi;
   return sim::memory::make_pair(executor, pair);
 }
 
@@ -83,7 +85,7 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
   for (uint32_t b = 0; b < count; ++b) {
     for (uint32_t a = 0; a < b; ++a) {
       const std::string what = "relays " + std::to_string(a) + " and " + std::to_string(b);
-      Result<sim::memory::ConnectionPair> conns = connect(executor_, config.version);
+      Result<sim::memory::ConnectionPair> conns = connect(executor_, config);
       if (!conns) return Error{0, what + ": " + conns.error().message};
       mesh_.push_back(std::move(*conns));
       sim::memory::ConnectionPair& link = mesh_.back();
@@ -98,7 +100,7 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
   for (uint32_t p = 0; p < config.publishers; ++p) {
     ModelPublisher& pub = publishers_[p];
     const std::string what = "publisher " + std::to_string(p);
-    Result<sim::memory::ConnectionPair> conns = connect(executor_, config.version);
+    Result<sim::memory::ConnectionPair> conns = connect(executor_, config);
     if (!conns) return Error{0, what + ": " + conns.error().message};
     pub.uplink = std::move(*conns);
     if (auto s = relays_[p % count]->add(*pub.uplink.server); !s)
@@ -129,7 +131,7 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
 Status ModelWorld::connect_viewer(size_t i) {
   ModelViewer& v = viewers_[i];
   const std::string what = "viewer " + std::to_string(i);
-  Result<sim::memory::ConnectionPair> conns = connect(executor_, config_.version);
+  Result<sim::memory::ConnectionPair> conns = connect(executor_, config_);
   if (!conns) return Error{0, what + ": " + conns.error().message};
   v.conns = std::move(*conns);
   if (relays_.empty()) {
@@ -148,6 +150,8 @@ Status ModelWorld::connect_viewer(size_t i) {
   }
   session::SessionConfig view;
   view.hop_id = 2000 + i;
+  view.peer_track_cache.max_groups =
+      std::max(view.peer_track_cache.max_groups, config_.cached_groups);
   Result<std::unique_ptr<session::Session>> s =
       session::create_session(*v.conns.client, config_.version, view);
   if (!s) return Error{0, what + " session: " + s.error().message};
@@ -175,18 +179,18 @@ void ModelWorld::remove_last_viewer() {
   viewers_.pop_back();
 }
 
-Status ModelWorld::add_rooms(uint32_t count) {
+Status ModelWorld::add_rooms(uint32_t publisher, uint32_t count) {
   rooms_.reserve(rooms_.size() + count);
   for (uint32_t b = 0; b < count; ++b) {
     ModelRoom room;
     room.broadcast = BroadcastProducer::create(clock_);
     TrackInfo info;
-    info.cache.max_groups = 1;
+    info.cache.max_groups = config_.cached_groups;
     Result<TrackProducer> track = room.broadcast.create_track("video", info);
     if (!track) return track.error();
     room.track = std::move(*track);
     room.path = Path("room/" + std::to_string(rooms_.size()));
-    if (Status st = publishers_[0].origin.publish(room.path, room.broadcast.consume()); !st)
+    if (Status st = publishers_[publisher].origin.publish(room.path, room.broadcast.consume()); !st)
       return Error{0, room.path.str() + ": " + st.error().message};
     rooms_.push_back(std::move(room));
   }
@@ -196,6 +200,13 @@ Status ModelWorld::add_rooms(uint32_t count) {
 Status ModelWorld::pass_time(uint64_t ns) {
   RunReport r = executor_.advance_to(clock_.now_ns() + ns, kRoundStepBudget);
   if (r.budget_exhausted) return Error{0, "passing time: step budget exhausted: " + r.detail};
+  return {};
+}
+
+Status ModelWorld::let_relays_go() {
+  if (relays_.empty()) return {};
+  for (int relay_hop = 0; relay_hop < 2; ++relay_hop)
+    if (Status st = pass_time(relay::RelayConfig{}.linger_ns + 1); !st) return st;
   return {};
 }
 
@@ -210,6 +221,11 @@ Status ModelWorld::hold_upstream_subscriptions() {
   if (Status st = settle(executor_, "subscribing through the relays"); !st) return st;
   once.clear();
   return settle(executor_, "leaving the subscriptions");
+}
+
+void ModelWorld::expect_current_upstream() {
+  for (size_t r = 0; r < relays_.size(); ++r)
+    expected_upstream_[r] = relays_[r]->upstream_subscriptions();
 }
 
 std::string ModelWorld::check_upstream_subscriptions() const {

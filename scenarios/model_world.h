@@ -33,8 +33,13 @@ struct ModelWorldConfig {
   session::Version version = session::Version::Lite06;
   uint32_t publishers = 1;
   uint32_t viewers = 1;
-  uint32_t cached_groups = 1;  // the publishers' and relays' track caches (groups kept)
-  uint32_t relays = 0;         // 0: the model bench; R: the relay bench with R relays
+  // The publishers' and relays' track caches (groups kept); the viewers' keep at least as many.
+  uint32_t cached_groups = 1;
+  uint32_t relays = 0;  // 0: the model bench; R: the relay bench with R relays
+  // Concurrent bidi streams each endpoint of every connection may open (a moq-lite subscription
+  // and a moq-transport-22 request hold one each): sim/memory's default unless a scenario holds
+  // more requests than that at once.
+  uint32_t max_bidi = sim::memory::PairConfig{}.max_bidi;
 };
 
 struct ModelPublisher {
@@ -48,7 +53,7 @@ struct ModelPublisher {
   std::unique_ptr<session::Session> session;
 };
 
-// A further broadcast of publisher 0 (ModelWorld::add_rooms): "room/<index>" with one track.
+// A further broadcast of a publisher (ModelWorld::add_rooms): "room/<index>" with one track.
 struct ModelRoom {
   BroadcastProducer broadcast;
   TrackProducer track;
@@ -83,13 +88,19 @@ class ModelWorld {
   // virtual clock stands still between rounds). A FETCH through a relay is then served from the
   // relay's copy, as on a relay that live viewers keep subscribed.
   Status hold_upstream_subscriptions();
-  // Publishes `count` more broadcasts of publisher 0, "room/0" .. "room/<count - 1>", each with
-  // a track "video" that caches one group, and runs the executor until they are announced.
-  Status add_rooms(uint32_t count);
+  // Publishes `count` more broadcasts of `publisher`, each with a track "video" that caches
+  // ModelWorldConfig::cached_groups groups, and runs the executor until they are announced.
+  // Rooms are numbered across publishers in the order they were added: "room/<index>".
+  Status add_rooms(uint32_t publisher, uint32_t count);
   std::vector<ModelRoom>& rooms() { return rooms_; }
+  const std::vector<ModelRoom>& rooms() const { return rooms_; }
   // Moves virtual time on by ns, firing the timers due (e.g. lingering upstream subscriptions
   // running out), and runs the executor until idle.
   Status pass_time(uint64_t ns);
+  // Relay bench: lets virtual time pass beyond the relays' linger twice over, so that a track
+  // nobody watches any more is let go by the viewer's relay and then by the publisher's relay,
+  // whose last consumer that was (data crosses at most two relays). Nothing on the model bench.
+  Status let_relays_go();
 
   // A viewer connected after build (to its relay on the relay bench), watching `publisher`; it
   // is not counted in the upstream subscriptions a relay is expected to hold.
@@ -97,6 +108,10 @@ class ModelWorld {
   // Takes the last viewer away: the relay's session for it, its sessions and its connection.
   void remove_last_viewer();
 
+  // Relay bench: from now on each relay must hold the upstream subscriptions it holds now, no
+  // more (check_upstream_subscriptions): for a case whose rounds must be served from the relays'
+  // copies.
+  void expect_current_upstream();
   // Relay bench: empty unless a relay holds other than one upstream subscription per track it
   // copies (checked every round: a duplicate, or one that was dropped and made again, breaks it).
   std::string check_upstream_subscriptions() const;

@@ -39,7 +39,7 @@ class PrefixCase : public harness::Case {
   Status build() {
     config_.viewers = 0;
     if (Status st = world_.build(config_); !st) return st;
-    return world_.add_rooms(shape_.broadcasts);
+    return world_.add_rooms(0, shape_.broadcasts);
   }
 
   // Connects a viewer following every prefix and reads each prefix's snapshot.

@@ -59,6 +59,10 @@ class Case {
   // full); the runner warms up for at least this many, whatever it was asked for, and records
   // the number it ran.
   virtual uint32_t min_warmup_rounds() const { return 0; }
+  // The rounds of one cycle of this case (e.g. 4 when a group is written one frame a round): the
+  // runner warms up and measures a whole number of cycles, so that every phase of the cycle is
+  // sampled alike.
+  virtual uint32_t round_multiple() const { return 1; }
   // Once after the last round, outside measurement (the destructor follows).
   virtual void teardown() {}
 };

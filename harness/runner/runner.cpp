@@ -114,7 +114,10 @@ class CaseRun {
     case_ = std::move(*made);
     if (Status st = case_->setup(); !st) return Error{0, "setup: " + st.error().message};
 
-    const uint32_t warmup = std::max(options_.warmup, case_->min_warmup_rounds());
+    const uint32_t cycle = std::max<uint32_t>(case_->round_multiple(), 1);
+    auto whole_cycles = [cycle](uint32_t rounds) { return (rounds + cycle - 1) / cycle * cycle; };
+    const uint32_t warmup = whole_cycles(std::max(options_.warmup, case_->min_warmup_rounds()));
+    const uint32_t measured = whole_cycles(options_.rounds);
     result_.rounds.warmup = warmup;
     uint64_t round = 0;
     for (uint32_t w = 0; w < warmup; ++w, ++round) {
@@ -122,12 +125,12 @@ class CaseRun {
     }
     uint32_t rejected = 0;
     uint32_t accepted = 0;
-    while (accepted < options_.rounds) {
+    while (accepted < measured) {
       Result<bool> ok = one_round_measured(round++);
       if (!ok) return ok.error();
       if (*ok) {
         ++accepted;
-      } else if (++rejected > options_.rounds) {
+      } else if (++rejected > measured) {
         return Error{0, std::to_string(rejected) +
                             " perf readings ran multiplexed and were rejected (another program "
                             "uses the PMU counters?)"};

@@ -18,7 +18,7 @@
 //   fetch_range (burst 4, every version): no allocation;
 //   the relay bench (issue 10; every version): relay/fetch_frames at relays=1, 1 publisher,
 //     256 frames <= 2.2x the model case's instructions, at 1 viewer and at 16; no allocation in
-//     any relay case of fetch_frames, subscribe_frames and fetch_range;
+//     any relay case of fetch_frames, subscribe_frames, fetch_range and delivery;
 //   the relay hops (Budgets.RelayHops, on tests/gate/relay-hops' own sweep): the cost per
 //     delivered frame at relays=8 <= 1.3x relays=2, fetch_frames and subscribe_frames, 64 viewers
 //     and 256 frames as the Rust session bench's `relays` group (each extra relay adds a hop only
@@ -26,7 +26,9 @@
 //   the growth orders (Budgets.Complexity, on its own sweep, tests/gate/complexity-args):
 //     prefixes_teardown cost(2F) / cost(F) <= 2.2 (the teardown of a viewer following F announce
 //     prefixes is linear in F), every version, both benches, F = 256 -> 512 (the note reports it
-//     up to 4096).
+//     up to 4096); churn's open-and-close at held=1024 <= 1.5x held=1 (4 sessions); delivery
+//     (16 publishers, the Rust bench's base) per viewer-group at 256 viewers <= 1.1x at 16, and
+//     its cost per added viewer-group flat within 10% (16 -> 64 against 64 -> 256).
 // Allocations are counted by their maximum over the measured rounds, as the gate counts them.
 // tests/gate/allocation_grid.sh checks the same over a wider grid of axes, counter none.
 //
@@ -152,6 +154,11 @@ class Budgets {
           if (const CaseResult* c =
                   find(relay_id("fetch_range", version, relays, viewers, "burst=4")))
             at_most(max_allocations(*c), 0, c->id + ": allocations");
+          const std::string delivery =
+              "relay/delivery/" + std::string(version) + "/relays=" + std::to_string(relays) +
+              "/publishers=1/broadcasts=1/viewers=" + std::to_string(viewers) + "/watch=1/burst=4";
+          if (const CaseResult* c = find(delivery))
+            at_most(max_allocations(*c), 0, c->id + ": allocations");
         }
       }
     }
@@ -192,6 +199,16 @@ class Budgets {
                   twice->id + ": instructions (2.2x follow=256's " +
                       std::to_string(instructions(*f)) + ")");
         }
+        const std::string churn = bench + "churn/" + version + "/" + relays + "sessions=4/held=";
+        const CaseResult* one = find(churn + "1");
+        const CaseResult* many = find(churn + "1024");
+        if (one && many) {
+          at_most(instructions(*many), 1.5 * instructions(*one),
+                  many->id + ": instructions (1.5x held=1's " + std::to_string(instructions(*one)) +
+                      ")");
+        }
+        delivery_per_viewer(bench + "delivery/" + version + "/" + relays + "publishers=16/" +
+                            "broadcasts=1/viewers=");
       }
     }
     return problems_;
@@ -260,6 +277,24 @@ class Budgets {
       at_most(max_allocations(*range), 0, range->id + ": allocations");
   }
 
+  // delivery at 16, 64 and 256 viewers (base: the id up to "viewers="): the cost per
+  // viewer-group does not grow, and each added viewer-group costs the same.
+  void delivery_per_viewer(const std::string& base) {
+    const std::string shape = "/watch=1/burst=1";
+    const CaseResult* v16 = find(base + "16" + shape);
+    const CaseResult* v64 = find(base + "64" + shape);
+    const CaseResult* v256 = find(base + "256" + shape);
+    if (!v16 || !v64 || !v256) return;
+    at_most(instructions(*v256) / 256, 1.1 * instructions(*v16) / 16,
+            v256->id + ": instructions per viewer-group (1.1x at 16 viewers)");
+    const double first = (instructions(*v64) - instructions(*v16)) / 48;
+    const double then = (instructions(*v256) - instructions(*v64)) / 192;
+    at_most(then, 1.1 * first,
+            v256->id + ": instructions per added viewer-group, 64 -> 256 (1.1x 16 -> 64)");
+    at_least(then, 0.9 * first,
+             v256->id + ": instructions per added viewer-group, 64 -> 256 (0.9x 16 -> 64)");
+  }
+
   const ResultsFile& file_;
   std::vector<std::string> problems_;
 };
@@ -291,13 +326,22 @@ TEST(Budgets, RelayHops) {
 void set_samples(std::optional<results::MetricStats>& stats, uint64_t value);
 results::CaseResult& case_of(ResultsFile& file, const std::string& id);
 
-TEST(Budgets, ComplexityCatchesAQuadraticTeardown) {
+TEST(Budgets, ComplexityCatchesOverruns) {
   ResultsFile worse = *g_results;
   const std::string f = "model/prefixes_teardown/moq-lite-06/broadcasts=64/follow=";
   const uint64_t at_f = case_of(worse, f + "256").metrics.instructions->median;
   set_samples(case_of(worse, f + "512").metrics.instructions, at_f * 4);
-  EXPECT_THAT(Budgets(worse).complexity(),
-              Contains(HasSubstr(f + "512: instructions (2.2x follow=256's")));
+  const std::string churn = "relay/churn/moq-transport-18/relays=1/sessions=4/held=";
+  const uint64_t at_one = case_of(worse, churn + "1").metrics.instructions->median;
+  set_samples(case_of(worse, churn + "1024").metrics.instructions, at_one * 2);
+  const std::string delivery =
+      "model/delivery/moq-lite-06/publishers=16/broadcasts=1/viewers=256/watch=1/burst=1";
+  set_samples(case_of(worse, delivery).metrics.instructions,
+              case_of(worse, delivery).metrics.instructions->median * 2);
+  const std::vector<std::string> problems = Budgets(worse).complexity();
+  EXPECT_THAT(problems, Contains(HasSubstr(f + "512: instructions (2.2x follow=256's")));
+  EXPECT_THAT(problems, Contains(HasSubstr(churn + "1024: instructions (1.5x held=1's")));
+  EXPECT_THAT(problems, Contains(HasSubstr(delivery + ": instructions per added viewer-group")));
 }
 
 TEST(Budgets, RelayHopsCatchAnOverrun) {

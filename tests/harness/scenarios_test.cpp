@@ -47,7 +47,8 @@ TEST_F(ScenariosTest, RegistrarsGiveEveryScenarioOnceInNameOrder) {
   EXPECT_EQ(one->name, "fetch_frames");
   Result<ScenarioDef> none = registered_scenario("nosuch");
   ASSERT_FALSE(none);
-  EXPECT_THAT(none.error().message, HasSubstr("(registered: empty_round, fetch_frames"));
+  EXPECT_THAT(none.error().message,
+              HasSubstr("(registered: churn, delivery, empty_round, fetch_frames"));
 }
 
 TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOnBothBenchesOverEveryVersion) {
@@ -138,15 +139,31 @@ TEST_F(ScenariosTest, RelayScenariosRunOnEveryVersionAndBothBenches) {
              Want{"relay/join/" + version + "/relays=2/broadcasts=3", 4},
              Want{"model/leave/" + version + "/broadcasts=3", 4},
              Want{"relay/leave/" + version + "/relays=3/broadcasts=3", 4},
+             Want{"relay/join_stale/" + version + "/relays=2/broadcasts=3", 4},
              Want{"model/prefixes/" + version + "/broadcasts=4/follow=9", 0},
              Want{"relay/prefixes/" + version + "/relays=2/broadcasts=4/follow=9", 0},
              Want{"model/prefixes_teardown/" + version + "/broadcasts=4/follow=9", 0},
              Want{"relay/prefixes_teardown/" + version + "/relays=2/broadcasts=4/follow=9", 0},
+             Want{"model/churn/" + version + "/sessions=3/held=5", 0},
+             Want{"relay/churn/" + version + "/relays=2/sessions=3/held=5", 0},
+             // 2 publishers x 3 broadcasts; 5 viewers watching 2 each; 2 groups of 4 frames.
+             Want{"model/delivery/" + version +
+                      "/publishers=2/broadcasts=3/viewers=5/watch=2/burst=2",
+                  5 * 2 * 2 * 4},
+             Want{"relay/delivery/" + version +
+                      "/relays=3/publishers=2/broadcasts=3/viewers=5/watch=2/burst=2",
+                  5 * 2 * 2 * 4},
+             Want{"relay/delivery/" + version +
+                      "/relays=2/publishers=2/broadcasts=3/viewers=5/watch=2/burst=1/paced=yes",
+                  5 * 2},
          }) {
       results::CaseResult c = run(w.id, {3, 2});
       EXPECT_FALSE(c.flags.failed) << w.id << ": " << c.flags.reason.value_or("");
-      EXPECT_EQ(c.delivered.frames, 2 * w.frames_per_round) << w.id;
       ASSERT_TRUE(c.metrics.tasks_run) << w.id;
+      // Paced delivery measures whole groups: the 2 rounds asked for become 4.
+      const uint64_t rounds = c.metrics.tasks_run->samples.size();
+      EXPECT_EQ(rounds, w.id.ends_with("paced=yes") ? 4u : 2u) << w.id;
+      EXPECT_EQ(c.delivered.frames, rounds * w.frames_per_round) << w.id;
       EXPECT_GT(c.metrics.tasks_run->min, 0u) << w.id;
     }
   }

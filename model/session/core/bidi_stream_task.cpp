@@ -3,6 +3,7 @@
 namespace moq::session::core {
 
 void BidiStreamTask::clear() {
+  leave_open_queue();
   send_.reset();
   in_.clear();
   out_.clear();
@@ -12,12 +13,39 @@ void BidiStreamTask::clear() {
   write_waiter_.cancel();
 }
 
+void BidiStreamTask::leave_open_queue() {
+  BidiOpenQueue& q = base_.bidi_open_queue();
+  // A queued task still linked on the queue holds no turn; one that was woken (unlinked) does.
+  const bool held_turn = open_head_ || (open_queued_ && !write_waiter_.armed());
+  if (open_head_) q.watched = false;
+  open_head_ = false;
+  open_queued_ = false;
+  if (held_turn) q.queued.notify_one();
+}
+
 BidiStreamTask::Opened BidiStreamTask::open(StreamKind kind, int64_t send_order) {
   Result<BidiStream> opened = base_.conn().open_bidi();
-  if (!opened) return Opened::Failed;
+  if (!opened) {
+    leave_open_queue();
+    return Opened::Failed;
+  }
   if (!*opened) {
-    write_waiter_.wait(base_.conn().can_open());
+    BidiOpenQueue& q = base_.bidi_open_queue();
+    if (open_head_ || !q.watched) {
+      open_queued_ = false;
+      open_head_ = true;
+      q.watched = true;
+      write_waiter_.wait(base_.conn().can_open());
+    } else {
+      open_queued_ = true;
+      write_waiter_.wait(q.queued);
+    }
     return Opened::Pending;
+  }
+  // Opened: the next queued opener may find credit too (it waits on can_open() if not).
+  if (open_head_ || open_queued_) {
+    leave_open_queue();
+    write_waiter_.cancel();
   }
   base_.count_opened(kind);
   opened->send->set_send_order(send_order);

@@ -32,8 +32,8 @@ class BidiStreamTask : public PooledTask {
 
   enum class Opened : uint8_t { Yes, Pending, Failed };
   // Opens the request stream (counted as kind) with send_order. Pending while the peer's stream
-  // limit is reached (the write waiter is armed on can_open()); Failed once the connection is
-  // closed.
+  // limit is reached: the write waiter is armed on can_open() for the first such task, on the
+  // session's BidiOpenQueue for the others, woken in turn. Failed once the connection is closed.
   Opened open(StreamKind kind, int64_t send_order);
   // Takes an accepted stream; input holds what was read from it already (swapped in, so both
   // keep their buffers).
@@ -76,7 +76,13 @@ class BidiStreamTask : public PooledTask {
 
  private:
   void note(In in);
+  // Gives up this task's place among the openers waiting for credit, waking the next one if it
+  // held the turn.
+  void leave_open_queue();
+
   SessionBase& base_;
+  bool open_head_ = false;    // waits on can_open() for the session's queued openers
+  bool open_queued_ = false;  // waits (or was woken) on the session's BidiOpenQueue
 };
 
 }  // namespace moq::session::core

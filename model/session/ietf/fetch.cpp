@@ -106,9 +106,9 @@ void FetchServeTask::refuse(w::RequestErrorCode code, std::string reason) {
 bool FetchServeTask::resolve_joining() {
   // -18 joining FETCH: the range comes from the subscription it joins (spec 5.1).
   SubscribeServeTask* sub = nullptr;
-  session_.serving.for_each([&](SubscribeServeTask& o) {
-    if (o.request_id() == fetch().joining_request_id) sub = &o;
-  });
+  if (auto it = session_.serving_by_id.find(fetch().joining_request_id);
+      it != session_.serving_by_id.end())
+    sub = it->second;
   if (!sub) {
     refuse(w::RequestErrorCode::InvalidJoiningRequestId,
            "no subscription with Request ID " + std::to_string(fetch().joining_request_id));

@@ -10,9 +10,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/async/list.h"
@@ -137,6 +139,11 @@ class IetfSession final : public core::SessionBase {
   static constexpr size_t kMaxHeldBytes = 64 << 10;
 
   IntrusiveList<SubscribeServeTask, ServeTag> serving;
+  // The same subscriptions by Request ID (a -18 joining FETCH names one) and by track (-18
+  // refuses a second subscription to one track): a lookup, not a walk of every subscription
+  // held (churn at held=1024 cost 3.5x held=1 with the walks).
+  std::map<uint64_t, SubscribeServeTask*> serving_by_id;
+  std::map<std::pair<std::string, std::string>, SubscribeServeTask*> serving_by_track;
   IntrusiveList<FetchRequestTask, FetchTag> fetching;
   IntrusiveList<SubscribeRequestTask, SubTag> subscribed;
   IntrusiveList<NamespaceServeTask, NsServeTag> namespace_servers;

@@ -32,11 +32,24 @@ void SubscribeServeTask::start(SendStreamPtr send, core::StreamInput& input,
   adopt_stream(std::move(send), input);
   std::swap(request_, request);
   session_.serving.push_back(*this);
+  session_.serving_by_id[request_id()] = this;
   const w::MessageParams& p = subscribe().params;
   priority_ = subscriber_priority(p.subscriber_priority);
   ascending_ = p.group_order == w::GroupOrder::Ascending;
   forward_ = p.forward.value_or(true);
   wake();
+}
+
+void SubscribeServeTask::forget_index() {
+  if (auto it = session_.serving_by_id.find(request_id());
+      it != session_.serving_by_id.end() && it->second == this)
+    session_.serving_by_id.erase(it);
+  if (indexed_by_track_) {
+    auto it = session_.serving_by_track.find({path_.str(), subscribe().track_name});
+    if (it != session_.serving_by_track.end() && it->second == this)
+      session_.serving_by_track.erase(it);
+    indexed_by_track_ = false;
+  }
 }
 
 void SubscribeServeTask::clear() {
@@ -45,6 +58,7 @@ void SubscribeServeTask::clear() {
     snd->detach_owner();
   while (FetchServeTask* f = fills_.pop_front())
     f->cancel(kCancelled);
+  forget_index();
   RequestTask::clear();
   Link<ServeTag>::unlink();
   phase_ = Phase::Resolve;
@@ -147,16 +161,15 @@ bool SubscribeServeTask::resolve(Poll& result) {
     std::optional<Path> path = path_of(sub.track_namespace);
     if (path) path_ = *path;
     if (!w::allows_duplicate_subscriptions(session_.v()) && path) {
-      bool duplicate = false;
-      session_.serving.for_each([&](SubscribeServeTask& o) {
-        duplicate |= &o != this && o.phase_ != Phase::Closing && o.path_ == path_ &&
-                     o.subscribe().track_name == sub.track_name;
-      });
-      if (duplicate) {
+      // A subscription of the track that is closing no longer counts: this one takes its place.
+      SubscribeServeTask*& holder = session_.serving_by_track[{path_.str(), sub.track_name}];
+      if (holder && holder != this && holder->phase_ != Phase::Closing) {
         refuse(request_error(w::RequestErrorCode::DuplicateSubscription,
                              "this session already subscribes to the track"));
         return true;
       }
+      holder = this;
+      indexed_by_track_ = true;
     }
     TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name);
     if (!lk.track) {

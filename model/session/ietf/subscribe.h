@@ -56,6 +56,8 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   const w::Subscribe& subscribe() const { return std::get<w::Subscribe>(request_); }
   // False when the job is over (result set).
   bool resolve(Poll& result);
+  // Leaves the session's lookups of its subscriptions (serving_by_id, serving_by_track).
+  void forget_index();
   void start_fill(uint64_t request_id, const w::FillParameters& fill);
   void start_senders();
   void cancel_all(uint64_t code);
@@ -69,7 +71,8 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   TrackEdge edge_;
   Span span_;
   bool forward_ = true;
-  uint8_t priority_ = 0;  // local
+  bool indexed_by_track_ = false;  // in serving_by_track (a -18 subscription with a path)
+  uint8_t priority_ = 0;           // local
   bool ascending_ = true;
   uint64_t streams_ = 0;  // data streams opened (PUBLISH_DONE Stream Count)
   uint64_t done_status_ = 0;

@@ -10,7 +10,7 @@
 //    finishes the group on its 4th frame; every subscription reads that one frame (and, on the
 //    4th, the group's end). Measured rounds are a whole number of groups.
 // Every round asserts the bytes delivered: viewers x watch x burst x frames x frame_size, and
-// their payload hash. Axis names follow this tool's (frame_size, not the Rust bench's frame).
+// their payload hash; on the relay bench, that no relay opened another upstream subscription. Axis names follow this tool's (frame_size, not the Rust bench's frame).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -73,7 +73,11 @@ class Delivery final : public harness::Case {
       viewers[v].log.reserve(frames, frames);
     }
     writers_.resize(total);
-    return settle(world_.executor(), "subscribing");
+    if (Status st = settle(world_.executor(), "subscribing"); !st) return st;
+    // Relay bench: each relay holds one upstream subscription per watched broadcast it copies,
+    // made at setup, the same in every round (checked after each).
+    world_.expect_current_upstream();
+    return {};
   }
 
   void prepare_round(uint64_t /*round*/) override { world_.clear_logs(); }
@@ -104,7 +108,7 @@ class Delivery final : public harness::Case {
             h.add_frame(payloads_.payload(payload_index(watched(v, k), round, g, f)));
       expected.add(h.result());
     }
-    return {world_.delivered(), expected.result(), {}};
+    return {world_.delivered(), expected.result(), world_.check_upstream_subscriptions()};
   }
 
   // Until the viewers' track caches are full, a round takes fresh group states.

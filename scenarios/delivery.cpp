@@ -10,7 +10,8 @@
 //    finishes the group on its 4th frame; every subscription reads that one frame (and, on the
 //    4th, the group's end). Measured rounds are a whole number of groups.
 // Every round asserts the bytes delivered: viewers x watch x burst x frames x frame_size, and
-// their payload hash; on the relay bench, that no relay opened another upstream subscription. Axis names follow this tool's (frame_size, not the Rust bench's frame).
+// their payload hash; on the relay bench, that no relay opened another upstream subscription.
+// Axis names follow this tool's (frame_size, not the Rust bench's frame).
 #include <algorithm>
 #include <memory>
 #include <string>

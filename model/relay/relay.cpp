@@ -89,6 +89,9 @@ Result<session::Session*> Relay::run(Connection& conn, bool cluster_peer) {
   config.hop_id = config_.hop_id;
   config.linger_ns = config_.linger_ns;
   config.peer_track_cache = config_.cache;
+  // Hidden broadcasts are routed through the cluster; each viewer's own request decides whether
+  // it sees them (moq-lite-07).
+  config.announce_hidden = true;
   Result<std::unique_ptr<session::Session>> s = session::create_session(conn, std::move(config));
   if (!s) return s.error();
   peers_.push_back(std::make_unique<Peer>(*this, std::move(*s), cluster_peer));

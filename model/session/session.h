@@ -226,6 +226,12 @@ struct SessionConfig {
   // states when shorter than this one. A relay sets it (RelayConfig::cache), so that its memory
   // per track is its own choice.
   CacheLimits peer_track_cache;
+  // Ask the peer for its hidden broadcasts too (a path segment below the prefix starting with
+  // '.') where the version can ask: moq-lite-07's ANNOUNCE_REQUEST Hidden. moq-lite-06
+  // publishers always leave them out; moq-transport has no hidden broadcasts. A relay sets it on
+  // every session, so that it routes them to its cluster, and serves them to each peer that
+  // asks (a viewer that does not ask does not see them).
+  bool announce_hidden = false;
   // Decides the peer's authorization requests (moq-lite-07 AUTH). Unset: grant everything.
   std::function<Result<AuthGrant>(std::span<const uint8_t> token)> authorize;
 };

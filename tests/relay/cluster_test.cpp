@@ -532,6 +532,45 @@ TEST_P(TwoRelays, PublishersAnnouncingAtOnceEachKeepTheirOwnRelay) {
 
 INSTANTIATE_TEST_SUITE_P(AllVersions, TwoRelays, kEveryVersion, version_param_name);
 
+// ---- Hidden broadcasts ----
+
+// A hidden broadcast (a segment starting with '.') crosses the cluster, and reaches the viewers
+// that ask for hidden broadcasts, where the version can ask (moq-lite-07); moq-lite-06 publishers
+// never send them, and moq-transport has no hidden broadcasts (every viewer sees every path).
+class HiddenBroadcasts : public ::testing::TestWithParam<Version> {};
+
+TEST_P(HiddenBroadcasts, CrossTheClusterToTheViewersThatAskForThem) {
+  const Version v = GetParam();
+  RelayWorld world{2, v};
+  Client& publisher = world.connect(v, true, 0);
+  Client& plain = world.connect(v, false, 1);
+  Client& asking = world.connect(v, false, 1, /*announce_hidden=*/true);
+  auto stats = world.publish(publisher, ".internal/stats");
+  auto room = world.publish(publisher, "room/a");
+  world.settle();
+  AnnounceConsumer plain_list = std::move(plain.session->announced(Path()).value());
+  AnnounceConsumer asking_list = std::move(asking.session->announced(Path()).value());
+  world.settle();
+  const std::vector<std::string> visible = {"+room/a"};
+  const std::vector<std::string> all = {"+.internal/stats", "+room/a"};
+  switch (v) {
+    case Version::Lite07Wip:
+      EXPECT_EQ(announcements_now(plain_list), visible);
+      EXPECT_EQ(announcements_now(asking_list), all);
+      break;
+    case Version::Lite06:
+      EXPECT_EQ(announcements_now(plain_list), visible);
+      EXPECT_EQ(announcements_now(asking_list), visible);
+      break;
+    default:
+      EXPECT_EQ(announcements_now(plain_list), all);
+      EXPECT_EQ(announcements_now(asking_list), all);
+      break;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVersions, HiddenBroadcasts, kEveryVersion, version_param_name);
+
 // ---- Taking over a path ----
 
 // The second publisher's announcement is dropped, not queued: when the first withdraws, the

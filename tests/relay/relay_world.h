@@ -44,8 +44,9 @@ class RelayWorld {
   RelayWorld(const RelayWorld&) = delete;
   RelayWorld& operator=(const RelayWorld&) = delete;
 
-  // A client of `version` on relay `at`: a publisher serves its origin, a viewer serves nothing.
-  Client& connect(Version version, bool publishes, size_t at = 0) {
+  // A client of `version` on relay `at`: a publisher serves its origin, a viewer serves nothing;
+  // announce_hidden asks for hidden broadcasts too (SessionConfig::announce_hidden).
+  Client& connect(Version version, bool publishes, size_t at = 0, bool announce_hidden = false) {
     auto c = std::make_unique<Client>();
     c->conns = make_connections(version);
     auto relay_side = relays.at(at)->add(*c->conns.server);
@@ -54,6 +55,7 @@ class RelayWorld {
     session::SessionConfig config;
     if (publishes) config.publish = c->origin.consume();
     config.hop_id = 0x100 + clients.size();
+    config.announce_hidden = announce_hidden;
     auto s = session::create_session(*c->conns.client, std::move(config));
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
     c->session = std::move(s.value());

@@ -135,6 +135,8 @@ void AnnounceRequestTask::start(const Path& prefix) {
   prefix_ = prefix;
   wire::lite::AnnounceRequest req;
   req.prefix = prefix.str();
+  req.hidden =
+      session_.config().announce_hidden && wire::lite::has_hidden_flag(session_.wire_version());
   if (Result<Bytes> b =
           session_.encode(req, wire::lite::stream_type_byte(wire::lite::BidiStream::Announce))) {
     request_ = std::move(*b);

@@ -70,7 +70,7 @@ class Delivery final : public harness::Case {
         if (!sub) return Error{0, "viewer " + std::to_string(v) + ": " + sub.error().message};
         subscriptions_[v * shape_.watch + k] = std::move(*sub);
       }
-      const uint64_t frames = shape_.watch * shape_.burst * frames_per_group();
+      const uint64_t frames = shape_.watch * shape_.burst * frames_per_round();
       viewers[v].log.reserve(frames, frames);
     }
     writers_.resize(total);
@@ -105,7 +105,7 @@ class Delivery final : public harness::Case {
       harness::DeliveryHasher h;
       for (uint64_t g = 0; g < shape_.burst; ++g)
         for (uint32_t k = 0; k < shape_.watch; ++k)
-          for (uint64_t f : round_frames(round))
+          for (uint64_t f = first_frame(round); f < first_frame(round) + frames_per_round(); ++f)
             h.add_frame(payloads_.payload(payload_index(watched(v, k), round, g, f)));
       expected.add(h.result());
     }
@@ -121,7 +121,10 @@ class Delivery final : public harness::Case {
   uint32_t round_multiple() const override { return shape_.paced ? kFramesPerGroup : 1; }
 
  private:
-  uint64_t frames_per_group() const { return shape_.paced ? 1 : kFramesPerGroup; }
+  // The frames a round writes into each group, from first_frame(round): all four, or (paced)
+  // one, the next.
+  uint64_t frames_per_round() const { return shape_.paced ? 1 : kFramesPerGroup; }
+  uint64_t first_frame(uint64_t round) const { return shape_.paced ? round % kFramesPerGroup : 0; }
 
   // The k-th broadcast viewer v watches. On the model bench a viewer is connected to one
   // publisher only, so its window runs over that publisher's broadcasts.
@@ -134,11 +137,6 @@ class Delivery final : public harness::Case {
     return p * shape_.broadcasts + (v / config_.publishers * shape_.watch + k) % shape_.broadcasts;
   }
 
-  // The frame indices within its group that a round writes: all four, or (paced) one.
-  std::vector<uint64_t> round_frames(uint64_t round) const {
-    if (!shape_.paced) return {0, 1, 2, 3};
-    return {round % kFramesPerGroup};
-  }
   uint64_t payload_index(size_t room, uint64_t round, uint64_t g, uint64_t frame) const {
     const uint64_t group_round = shape_.paced ? round / kFramesPerGroup : round;
     return (((group_round % kDistinctRounds) * world_.rooms().size() + room) * shape_.burst + g) *
@@ -151,7 +149,7 @@ class Delivery final : public harness::Case {
     for (size_t r = 0; r < rooms.size(); ++r) {
       if (!watched_[r]) continue;
       if (shape_.paced) {
-        const uint64_t f = round % kFramesPerGroup;
+        const uint64_t f = first_frame(round);
         if (f == 0) {
           Result<GroupProducer> g = rooms[r].track.append_group();
           if (!g) return g.error();
@@ -185,7 +183,7 @@ class Delivery final : public harness::Case {
   // One group of subscription i (unpaced: to its end), or (paced) the one frame of this round.
   Status read(size_t i, harness::DeliveryLog& log, uint64_t round) {
     GroupConsumer& group = groups_[i];
-    if (!shape_.paced || round % kFramesPerGroup == 0) {
+    if (first_frame(round) == 0) {
       switch (subscriptions_[i].next(group)) {
         case Next::Ready:
           break;

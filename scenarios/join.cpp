@@ -54,7 +54,8 @@ class JoinCase : public harness::Case {
     const uint64_t b = round % broadcasts_;
     for (uint64_t k = 0; k < kFrames; ++k)
       expected.add_frame(payloads_.payload(b * kFrames + k));
-    return {delivered_, expected.result(), check()};
+    return {viewer_ ? viewer_->log.delivery() : harness::RoundDelivery{}, expected.result(),
+            check()};
   }
 
  protected:
@@ -86,14 +87,17 @@ class JoinCase : public harness::Case {
     return read_to_end(group, viewer_->log, "the latest group");
   }
 
-  // Outside the rounds: the last round's viewer leaves (if it has not yet), and the relays let
-  // go of the track it watched.
-  Status reset() {
+  // Outside the rounds: the last round's viewer leaves, if there was one.
+  void leave() {
     track_ = TrackConsumer();
     if (viewer_) {
       world_.remove_last_viewer();
       viewer_ = nullptr;
     }
+  }
+  // ... and the relays let go of the track it watched.
+  Status reset() {
+    leave();
     return world_.let_relays_go();
   }
 
@@ -104,7 +108,7 @@ class JoinCase : public harness::Case {
   ModelWorldConfig config_;
   const uint32_t broadcasts_;
   harness::PayloadSource payloads_;
-  harness::RoundDelivery delivered_;
+  Status prepared_;      // what the round's setup outside the measured region came to
   TrackConsumer track_;  // dropped before the world
   ModelViewer* viewer_ = nullptr;
   ModelWorld world_;  // last: destroyed first
@@ -118,13 +122,8 @@ class Join : public JoinCase {
 
   Status run_round(uint64_t round) override {
     if (!prepared_) return prepared_;
-    Status st = join(round);
-    if (viewer_) delivered_ = viewer_->log.delivery();
-    return st;
+    return join(round);
   }
-
- protected:
-  Status prepared_;
 };
 
 class JoinStale final : public Join {
@@ -152,11 +151,7 @@ class JoinStale final : public Join {
 
   // The last round's viewer leaves; time stands still, so the relays' copies stay.
   void prepare_round(uint64_t /*round*/) override {
-    track_ = TrackConsumer();
-    if (viewer_) {
-      world_.remove_last_viewer();
-      viewer_ = nullptr;
-    }
+    leave();
     prepared_ = settle(world_.executor(), "the last viewer leaving");
   }
 
@@ -171,7 +166,6 @@ class Leave final : public JoinCase {
   void prepare_round(uint64_t round) override {
     prepared_ = reset();
     if (prepared_) prepared_ = join(round);
-    if (viewer_) delivered_ = viewer_->log.delivery();
   }
 
   Status run_round(uint64_t /*round*/) override {
@@ -188,8 +182,6 @@ class Leave final : public JoinCase {
       return "the leaving viewer's subscription did not end with its session";
     return {};
   }
-
-  Status prepared_;
 };
 
 template <class CaseT>

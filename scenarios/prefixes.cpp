@@ -10,6 +10,7 @@
 //    executor is idle. The Rust relay took 22 minutes at 1,024 prefixes (each closed route
 //    re-merged every remaining one); here it must be linear in what the viewer held.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,20 +55,23 @@ class PrefixCase : public harness::Case {
       following_[k] = std::move(*a);
     }
     if (Status st = settle(world_.executor(), "following the prefixes"); !st) return st;
-    return expect_events(1, "the snapshot");
+    if (std::string wrong = unexpected_events(std::nullopt); !wrong.empty())
+      return Error{0, "the snapshot: " + wrong};
+    return {};
   }
 
-  // Every prefix has exactly `count` new events now.
-  Status expect_events(uint64_t count, const char* what) {
+  // Reads every prefix's new events: exactly one for each prefix of `broadcast` and none for the
+  // others, or (nullopt) exactly one for every prefix. Empty when so, else what was wrong.
+  std::string unexpected_events(std::optional<uint32_t> broadcast) {
     for (uint32_t k = 0; k < shape_.follow; ++k) {
       uint64_t seen = 0;
       AnnounceEvent e;
       while (following_[k].next(e) == Next::Ready)
         ++seen;
-      if (seen != count)
-        return Error{0, std::string(what) + ": prefix " + std::to_string(k) + " saw " +
-                            std::to_string(seen) + " announcement events, expected " +
-                            std::to_string(count)};
+      const uint64_t expected = !broadcast || k % shape_.broadcasts == *broadcast ? 1 : 0;
+      if (seen != expected)
+        return "prefix " + std::to_string(k) + " saw " + std::to_string(seen) +
+               " announcement events, expected " + std::to_string(expected);
     }
     return {};
   }
@@ -102,19 +106,8 @@ class Prefixes final : public PrefixCase {
   // Outside the measured round: the prefixes of the round's broadcast saw its withdrawal (or its
   // announcement), the others nothing (the viewer's reading them is not what is measured).
   harness::RoundCheck check_round(uint64_t round) override {
-    const uint32_t b = toggled(round);
-    for (uint32_t k = 0; k < shape_.follow; ++k) {
-      uint64_t seen = 0;
-      AnnounceEvent e;
-      while (following_[k].next(e) == Next::Ready)
-        ++seen;
-      const uint64_t expected = k % shape_.broadcasts == b ? 1 : 0;
-      if (seen != expected)
-        return {{},
-                {},
-                "prefix " + std::to_string(k) + " saw " + std::to_string(seen) +
-                    " announcement events, expected " + std::to_string(expected)};
-    }
+    if (std::string wrong = unexpected_events(toggled(round)); !wrong.empty())
+      return {{}, {}, wrong};
     return {{}, {}, world_.check_upstream_subscriptions()};
   }
 

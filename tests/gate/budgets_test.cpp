@@ -55,11 +55,8 @@ const ResultsFile* g_results = nullptr;
 
 constexpr const char* kLiteVersions[] = {"moq-lite-06", "moq-lite-07-wip"};
 constexpr const char* kIetfVersions[] = {"moq-transport-18", "moq-transport-22"};
-
-std::string round_id(const std::string& scenario, const std::string& version, int frames) {
-  return "model/" + scenario + "/" + version +
-         "/publishers=1/viewers=1/frames=" + std::to_string(frames);
-}
+constexpr const char* kAllVersions[] = {"moq-lite-06", "moq-lite-07-wip", "moq-transport-18",
+                                        "moq-transport-22"};
 
 std::string relay_id(const std::string& scenario, const std::string& version, int relays,
                      int viewers, const std::string& shape) {
@@ -71,6 +68,10 @@ std::string model_id(const std::string& scenario, const std::string& version, in
                      const std::string& shape) {
   return "model/" + scenario + "/" + version + "/publishers=1/viewers=" + std::to_string(viewers) +
          "/" + shape;
+}
+
+std::string round_id(const std::string& scenario, const std::string& version, int frames) {
+  return model_id(scenario, version, 1, "frames=" + std::to_string(frames));
 }
 
 std::string write_read_id(int chunk, const char* path) {
@@ -131,8 +132,7 @@ class Budgets {
 
   std::vector<std::string> relay() {
     problems_.clear();
-    for (const char* version :
-         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+    for (const char* version : kAllVersions) {
       for (int viewers : {1, 16}) {
         const CaseResult* model = find(model_id("fetch_frames", version, viewers, "frames=256"));
         const CaseResult* relayed =
@@ -167,8 +167,7 @@ class Budgets {
 
   std::vector<std::string> relay_hops() {
     problems_.clear();
-    for (const char* version :
-         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+    for (const char* version : kAllVersions) {
       for (const char* scenario : {"fetch_frames", "subscribe_frames"}) {
         const CaseResult* two = find(relay_id(scenario, version, 2, 64, "frames=256"));
         const CaseResult* eight = find(relay_id(scenario, version, 8, 64, "frames=256"));
@@ -186,8 +185,7 @@ class Budgets {
 
   std::vector<std::string> complexity() {
     problems_.clear();
-    for (const char* version :
-         {kLiteVersions[0], kLiteVersions[1], kIetfVersions[0], kIetfVersions[1]}) {
+    for (const char* version : kAllVersions) {
       for (const std::string bench : {"model/", "relay/"}) {
         const std::string relays = bench == "relay/" ? "relays=1/" : "";
         const std::string base =

@@ -404,7 +404,27 @@ INSTANTIATE_TEST_SUITE_P(AllVersions, RelayViewers, kEveryVersion, version_param
 
 // ---- Two relays ----
 
-class TwoRelays : public ::testing::TestWithParam<Version> {};
+class TwoRelays : public ::testing::TestWithParam<Version> {
+ protected:
+  // A viewer on each of the two relays subscribes to "demo" from its first group; then publisher a
+  // writes a group of 2 frames and publisher b one of 5 (so the frames tell whose a viewer got).
+  std::vector<TrackConsumer> demo_on_each_relay(RelayWorld& w, RelayWorld::Published& a,
+                                                RelayWorld::Published& b) {
+    TrackPreferences from_start;
+    from_start.group_start = 0;
+    std::vector<TrackConsumer> tracks;
+    for (size_t r = 0; r < 2; ++r) {
+      Client& viewer = w.connect(GetParam(), false, r);
+      tracks.push_back(
+          std::move(viewer.session->subscribe(Path("demo"), "video", from_start).value()));
+    }
+    w.settle();
+    SessionPair::write_group(a.track, 0, 2);
+    SessionPair::write_group(b.track, 0, 5);
+    w.settle();
+    return tracks;
+  }
+};
 
 TEST_P(TwoRelays, ViewersOnBothRelaysMakeOneUpstreamSubscriptionPerRelay) {
   RelayWorld w(2, GetParam());
@@ -481,18 +501,7 @@ TEST_P(TwoRelays, ThePathStaysWithTheFirstAnnouncementEachRelayHeard) {
   EXPECT_EQ(w.relays[1]->counters().routes_published, 1u);
   EXPECT_EQ(w.relays[1]->counters().routes_conflicting, 1u);
 
-  TrackPreferences from_start;
-  from_start.group_start = 0;
-  std::vector<TrackConsumer> tracks;
-  for (size_t r = 0; r < 2; ++r) {
-    Client& viewer = w.connect(GetParam(), false, r);
-    tracks.push_back(
-        std::move(viewer.session->subscribe(Path("demo"), "video", from_start).value()));
-  }
-  w.settle();
-  SessionPair::write_group(a.track, 0, 2);
-  SessionPair::write_group(b.track, 0, 5);
-  w.settle();
+  std::vector<TrackConsumer> tracks = demo_on_each_relay(w, a, b);
   for (TrackConsumer& t : tracks)
     expect_groups(t, 1, 2);
   EXPECT_EQ(second.session->counters().accepted(StreamKind::Subscribe), 0u);
@@ -512,18 +521,7 @@ TEST_P(TwoRelays, PublishersAnnouncingAtOnceEachKeepTheirOwnRelay) {
     EXPECT_EQ(w.relays[r]->counters().routes_published, 1u) << "relay " << r;
     EXPECT_EQ(w.relays[r]->counters().routes_conflicting, 1u) << "relay " << r;
   }
-  TrackPreferences from_start;
-  from_start.group_start = 0;
-  std::vector<TrackConsumer> tracks;
-  for (size_t r = 0; r < 2; ++r) {
-    Client& viewer = w.connect(GetParam(), false, r);
-    tracks.push_back(
-        std::move(viewer.session->subscribe(Path("demo"), "video", from_start).value()));
-  }
-  w.settle();
-  SessionPair::write_group(a.track, 0, 2);
-  SessionPair::write_group(b.track, 0, 5);
-  w.settle();
+  std::vector<TrackConsumer> tracks = demo_on_each_relay(w, a, b);
   expect_groups(tracks[0], 1, 2);
   expect_groups(tracks[1], 1, 5);
   EXPECT_EQ(left.session->counters().accepted(StreamKind::Subscribe), 1u);

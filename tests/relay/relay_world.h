@@ -63,10 +63,7 @@ class RelayWorld {
     return *clients.back();
   }
 
-  void settle() {
-    RunReport r = executor.run_until_idle(1'000'000);
-    ASSERT_FALSE(r.budget_exhausted) << r.detail;
-  }
+  void settle() { settle_executor(executor); }
 
   struct Published {
     BroadcastProducer broadcast;

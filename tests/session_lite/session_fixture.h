@@ -36,6 +36,12 @@ inline std::string payload(uint64_t g, uint64_t f) {
 // The world: clock, executor, a connected pair, the publisher's origin and both sessions. The
 // server side publishes, the client side views (both sessions play both roles; the tests use
 // one each).
+// Runs the executor until nothing is runnable; fails the test when a task spins.
+inline void settle_executor(Executor& executor) {
+  RunReport r = executor.run_until_idle(1'000'000);
+  ASSERT_FALSE(r.budget_exhausted) << r.detail;
+}
+
 struct SessionPair {
   explicit SessionPair(Version v, sim::memory::PairConfig cfg = {}) : version(v) {
     cfg.alpn = std::string(session::version_alpn(v));
@@ -55,11 +61,7 @@ struct SessionPair {
     viewer = std::move(c.value());
   }
 
-  // Runs until nothing is runnable; fails the test when a task spins.
-  void settle() {
-    RunReport r = executor.run_until_idle(1'000'000);
-    ASSERT_FALSE(r.budget_exhausted) << r.detail;
-  }
+  void settle() { settle_executor(executor); }
 
   // A broadcast published at path with one track.
   struct Published {

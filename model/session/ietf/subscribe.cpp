@@ -32,7 +32,8 @@ void SubscribeServeTask::start(SendStreamPtr send, core::StreamInput& input,
   adopt_stream(std::move(send), input);
   std::swap(request_, request);
   session_.serving.push_back(*this);
-  session_.serving_by_id[request_id()] = this;
+  // Only a -18 joining FETCH looks a subscription up by its Request ID.
+  if (w::fetch_has_fetch_type(session_.v())) session_.serving_by_id[request_id()] = this;
   const w::MessageParams& p = subscribe().params;
   priority_ = subscriber_priority(p.subscriber_priority);
   ascending_ = p.group_order == w::GroupOrder::Ascending;

@@ -1,5 +1,6 @@
 #include "model/data/broadcast.h"
 
+#include <string>
 #include <utility>
 
 #include "model/data/errors.h"
@@ -13,6 +14,7 @@ BroadcastState::~BroadcastState() {
   for (auto& [name, track] : tracks)
     track->broadcast = nullptr;
   requests.clear();
+  group_requests.clear();  // each group aborts: its producer is dropped
 }
 
 void BroadcastState::close(Error reason) {
@@ -31,6 +33,11 @@ void BroadcastState::close(Error reason) {
     }
   }
   unlisted.clear();
+  for (GroupRequest& r : group_requests) {
+    r.group.abort(Error{error.code, "group " + std::to_string(r.group.sequence()) + " of track '" +
+                                        r.track + "': broadcast closed: " + error.message});
+  }
+  group_requests.clear();
   while (OriginNode* node = published.front())
     origin_unpublish(*node);
   request_queue.notify_all();
@@ -41,6 +48,17 @@ void broadcast_forget(BroadcastState& broadcast, TrackState& track) {
   track.broadcast = nullptr;
   auto it = broadcast.tracks.find(track.name);
   if (it != broadcast.tracks.end() && it->second.get() == &track) broadcast.tracks.erase(it);
+}
+
+std::optional<GroupConsumer> broadcast_request_group(BroadcastState& broadcast,
+                                                     const std::string& track, uint64_t sequence,
+                                                     uint8_t priority) {
+  if (broadcast.closed || !broadcast.serves_group_requests) return std::nullopt;
+  GroupProducer group = GroupProducer::create(sequence);
+  GroupConsumer reader = group.consume();
+  broadcast.group_requests.push_back(GroupRequest{track, std::move(group), priority});
+  broadcast.request_queue.notify_all();
+  return reader;
 }
 
 }  // namespace detail
@@ -121,6 +139,13 @@ std::optional<TrackRequest> BroadcastProducer::next_request() {
   detail::TrackState* t = s_->requests.pop_front();
   if (!t) return std::nullopt;
   return TrackRequest(Ref<detail::TrackState>(t));
+}
+
+std::optional<GroupRequest> BroadcastProducer::next_group_request() {
+  if (s_->group_requests.empty()) return std::nullopt;
+  GroupRequest r = std::move(s_->group_requests.front());
+  s_->group_requests.pop_front();
+  return r;
 }
 
 BroadcastConsumer BroadcastProducer::consume() const {

@@ -10,6 +10,12 @@
 // consumers all leave is withdrawn (aborted with data_error::kCancelled) before the producer
 // sees it. Without serve_requests(), subscribing to an unknown name fails with kNotFound.
 //
+// Group requests. After serve_group_requests(), a FETCH of a group its track's cache does not
+// hold (TrackConsumer::request_group: below the track's latest group, or any group while the
+// track has none) gets a group at once, and a GroupRequest for it appears in the producer's
+// queue (requests() is notified too). A session's copy of its peer's broadcast serves these by
+// fetching the group upstream: that is how a relay answers a FETCH its cache cannot.
+//
 // A track stays listed while pending, active or finished (late subscribers of a finished track
 // read its cache, then End); an aborted track is removed, so a later subscription asks again.
 //
@@ -20,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,6 +40,16 @@
 #include "model/data/track.h"
 
 namespace moq {
+
+// A FETCH of a group a track's cache does not hold, as the producer side of its broadcast
+// receives it. The group is the requester's alone and never enters the track's cache: caching it
+// would evict groups near the live edge that the track's other readers want. Write its frames
+// from frame 0 and finish it, or abort it with the reason; dropping it aborts it.
+struct GroupRequest {
+  std::string track;
+  GroupProducer group;
+  uint8_t priority = 0;  // the requester's
+};
 
 namespace detail {
 
@@ -57,9 +74,11 @@ class BroadcastState {
   Clock* clock;
   bool closed = false;
   bool serves_requests = false;
+  bool serves_group_requests = false;
   Error error;  // why it closed
   std::map<std::string, Ref<TrackState>, std::less<>> tracks;
   IntrusiveList<TrackState, RequestTag> requests;     // pending tracks not yet handed out
+  std::deque<GroupRequest> group_requests;            // not yet handed out
   IntrusiveList<OriginNode, PublishedTag> published;  // origin paths it is published under
   WaitList request_queue{"broadcast requests"};
   WaitList closed_list{"broadcast closed"};
@@ -67,6 +86,11 @@ class BroadcastState {
 
 // Unlists a track (it aborted).
 void broadcast_forget(BroadcastState& broadcast, TrackState& track);
+// Queues a GroupRequest for group `sequence` of the track, when the broadcast serves them and is
+// open; the requester's reader of the group.
+std::optional<GroupConsumer> broadcast_request_group(BroadcastState& broadcast,
+                                                     const std::string& track, uint64_t sequence,
+                                                     uint8_t priority);
 
 }  // namespace detail
 
@@ -126,7 +150,13 @@ class BroadcastProducer {
   void serve_requests() { s_->serves_requests = true; }
   // The oldest queued request, if any; otherwise wait on requests().
   std::optional<TrackRequest> next_request();
+  // Notified on each new TrackRequest and GroupRequest, and when the broadcast closes.
   WaitList& requests() const { return s_->request_queue; }
+
+  // From now on, a FETCH of a group a track's cache does not hold queues a GroupRequest.
+  void serve_group_requests() { s_->serves_group_requests = true; }
+  // The oldest queued group request, if any; otherwise wait on requests().
+  std::optional<GroupRequest> next_group_request();
 
   // Ends the broadcast (see the header comment). No effect once closed.
   void close(Error reason = Error{0, "broadcast closed"}) { s_->close(std::move(reason)); }

@@ -395,6 +395,14 @@ std::optional<GroupConsumer> TrackConsumer::get_group(uint64_t sequence) const {
   return GroupConsumer(s_->cache[i].group);
 }
 
+std::optional<GroupConsumer> TrackConsumer::request_group(uint64_t sequence,
+                                                          uint8_t priority) const {
+  const detail::TrackState& t = *s_;
+  if (!t.broadcast || t.status == TrackStatus::Aborted) return std::nullopt;
+  if (t.has_latest() && sequence >= t.latest_sequence) return std::nullopt;
+  return detail::broadcast_request_group(*t.broadcast, t.name, sequence, priority);
+}
+
 std::optional<GroupConsumer> TrackConsumer::latest() const {
   if (!s_->has_latest()) return std::nullopt;
   return GroupConsumer(s_->latest_entry().group);

@@ -252,6 +252,12 @@ class TrackConsumer {
   Next next(GroupConsumer& out);
   // A cached group by sequence (FETCH), without moving the cursor.
   std::optional<GroupConsumer> get_group(uint64_t sequence) const;
+  // For a FETCH get_group() missed: a group the producer side is asked for (a GroupRequest,
+  // model/data/broadcast.h), when the track's broadcast serves group requests, the track is not
+  // aborted, and the sequence is below its latest group (or it has none yet: a group above the
+  // latest comes by subscription, not by FETCH). The group is this caller's alone; it is not
+  // cached. nullopt otherwise.
+  std::optional<GroupConsumer> request_group(uint64_t sequence, uint8_t priority) const;
   // The cached group with the highest sequence.
   std::optional<GroupConsumer> latest() const;
   std::optional<uint64_t> latest_sequence() const;

@@ -35,7 +35,8 @@ struct RelayConfig {
   uint64_t linger_ns = 2'000'000'000;
   // What the relay keeps of each track it copies from upstream (groups and payload bytes; the
   // latest group is always kept; a shorter max age the publisher states wins). 16 MiB as in the
-  // Rust relay. FETCHes and late joiners are served from it without asking upstream.
+  // Rust relay. FETCHes and late joiners are served from it without asking upstream; a FETCH of
+  // an older group it does not hold is forwarded upstream (not cached: README.md).
   CacheLimits cache{16, uint64_t{16} << 20, UINT64_MAX};
 };
 

@@ -1,7 +1,7 @@
 // The relay (model/relay/relay.h): a publisher of one version watched by a viewer of another
 // through one relay, for every pair of implemented versions; one upstream subscription per
-// track whatever the number of viewers; a fetch served from what the relay holds; announcements
-// routed and withdrawn; two publishers of one path.
+// track whatever the number of viewers; a fetch served from what the relay holds, and one of a
+// group it let go asked upstream; announcements routed and withdrawn; two publishers of one path.
 #include "model/relay/relay.h"
 
 #include <gtest/gtest.h>
@@ -74,6 +74,37 @@ TEST_P(RelayAcrossVersions, AFetchOfAGroupTheRelayHoldsIsServedWithoutAskingUpst
   EXPECT_EQ(d.frames,
             (std::vector<std::string>{payload(0, 0), payload(0, 1), payload(0, 2), payload(0, 3)}));
   EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Fetch), fetches);
+}
+
+TEST_P(RelayAcrossVersions, AFetchOfAGroupTheRelayLetGoIsAskedUpstreamOnce) {
+  const auto [publisher_version, viewer_version] = GetParam();
+  relay::RelayConfig config;
+  config.cache.max_groups = 1;
+  RelayWorld w(config);
+  Client& pub = w.connect(publisher_version, true);
+  auto live = w.publish(pub, "demo");
+  w.settle();
+  Client& watcher = w.connect(viewer_version, false);
+  auto track = watcher.session->subscribe(Path("demo"), "video");
+  ASSERT_TRUE(track);
+  w.settle();
+  for (uint64_t g = 0; g < 2; ++g) {
+    SessionPair::write_group(live.track, g, 3);
+    w.settle();
+  }
+  expect_groups(*track, 2, 3);
+
+  const uint64_t fetches = pub.session->counters().accepted(session::StreamKind::Fetch);
+  Client& fetcher = w.connect(viewer_version, false);
+  auto fetched = fetcher.session->fetch(Path("demo"), "video", 0);
+  ASSERT_TRUE(fetched) << fetched.error().message;
+  w.settle();
+  Drained d = drain_frames(*fetched);
+  EXPECT_EQ(d.last, Next::End) << (fetched->error().message);
+  EXPECT_EQ(d.frames, (std::vector<std::string>{payload(0, 0), payload(0, 1), payload(0, 2)}));
+  EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Fetch), fetches + 1);
+  EXPECT_EQ(fetcher.session->counters().protocol_errors, 0u);
+  EXPECT_EQ(pub.session->counters().protocol_errors, 0u);
 }
 
 std::string pair_name(const ::testing::TestParamInfo<VersionPair>& info) {

@@ -1,5 +1,6 @@
-// PeerOrigin: one request per new track name reaches the engine, announcements are counted per
-// path, the last withdrawal closes the broadcast, and close() ends every listener.
+// PeerOrigin: one request per new track name reaches the engine, and so does a group a copy
+// lacks; announcements are counted per path, the last withdrawal closes the broadcast, and close()
+// ends every listener.
 #include "model/session/core/peer_origin.h"
 
 #include <gtest/gtest.h>
@@ -17,10 +18,17 @@ struct World {
   Executor executor{clock};
   std::vector<std::string> served;
   std::vector<TrackRequest> requests;
-  PeerOrigin peer{executor, [this](const Path& path, TrackRequest r) {
-                    served.push_back(path.str() + " " + r.name());
-                    requests.push_back(std::move(r));
-                  }};
+  std::vector<std::string> forwarded;
+  PeerOrigin peer{
+      executor,
+      [this](const Path& path, TrackRequest r) {
+        served.push_back(path.str() + " " + r.name());
+        requests.push_back(std::move(r));
+      },
+      [this](const Path& path, GroupRequest r) {
+        forwarded.push_back(path.str() + " " + r.track + " " + std::to_string(r.group.sequence()));
+        r.group.abort(Error{7, "not upstream either"});
+      }};
 };
 
 std::vector<std::string> events(AnnounceConsumer& a, Next& last) {
@@ -39,6 +47,23 @@ TEST(PeerOrigin, EachNewTrackIsOneRequest) {
   ASSERT_TRUE(a && b && c);
   w.executor.run_until_idle();
   EXPECT_EQ(w.served, (std::vector<std::string>{"room/cam video", "room/cam audio"}));
+}
+
+TEST(PeerOrigin, AGroupTheCopyLacksIsForwardedToTheEngine) {
+  World w;
+  auto track = w.peer.broadcast(Path("room/cam")).subscribe("video");
+  ASSERT_TRUE(track);
+  w.executor.run_until_idle();
+  ASSERT_EQ(w.requests.size(), 1u);
+  TrackProducer copy = std::move(w.requests[0].accept(TrackInfo{}).value());
+  for (int g = 0; g < 2; ++g)
+    ASSERT_TRUE(copy.append_group());
+  std::optional<GroupConsumer> old = track->request_group(0, 0);
+  ASSERT_TRUE(old);
+  w.executor.run_until_idle();
+  EXPECT_EQ(w.forwarded, std::vector<std::string>{"room/cam video 0"});
+  EXPECT_EQ(old->status(), GroupStatus::Aborted);
+  EXPECT_EQ(old->error().message, "not upstream either");
 }
 
 TEST(PeerOrigin, AnnouncementsAreCountedAndTheLastWithdrawalClosesTheBroadcast) {

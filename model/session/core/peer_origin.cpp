@@ -5,8 +5,8 @@
 
 namespace moq::session::core {
 
-// One remote broadcast: its producer, and the task that hands each new track request to the
-// engine as it is made.
+// One remote broadcast: its producer, and the task that hands each new track request and group
+// request to the engine as it is made.
 class PeerOrigin::Mirror final : public Task {
  public:
   Mirror(PeerOrigin& owner, Path path)
@@ -15,6 +15,7 @@ class PeerOrigin::Mirror final : public Task {
         path_(std::move(path)),
         producer_(BroadcastProducer::create(owner.executor_.clock())) {
     producer_.serve_requests();
+    producer_.serve_group_requests();
     requests_.wait(producer_.requests());
   }
   ~Mirror() override { producer_.close(Error{0, "broadcast '" + path_.str() + "' closed"}); }
@@ -22,6 +23,8 @@ class PeerOrigin::Mirror final : public Task {
   Poll poll() override {
     while (std::optional<TrackRequest> r = producer_.next_request())
       owner_.serve_(path_, std::move(*r));
+    while (std::optional<GroupRequest> r = producer_.next_group_request())
+      owner_.forward_(path_, std::move(*r));
     requests_.wait(producer_.requests());
     return Poll::Pending;
   }
@@ -37,8 +40,8 @@ class PeerOrigin::Mirror final : public Task {
   Waiter requests_{*this};
 };
 
-PeerOrigin::PeerOrigin(Executor& executor, Serve serve)
-    : executor_(executor), serve_(std::move(serve)) {}
+PeerOrigin::PeerOrigin(Executor& executor, Serve serve, Forward forward)
+    : executor_(executor), serve_(std::move(serve)), forward_(std::move(forward)) {}
 
 PeerOrigin::~PeerOrigin() = default;
 

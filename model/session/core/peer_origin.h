@@ -3,11 +3,13 @@
 // Each remote broadcast path in use has one BroadcastProducer that serves track requests: the
 // first consumer of a track name makes one TrackRequest, which the engine turns into one
 // upstream subscription (a second consumer shares it; preferences are aggregated by the data
-// model). While the peer announces a path (counted: overlapping announce requests may carry the
-// same one), its broadcast is published in the origin that announced() listens to; when the
-// last announcement goes, the broadcast closes (its running tracks go on) and is forgotten, so a
-// later request starts afresh. close() ends everything: broadcasts first (listeners see each
-// Unannounce), then the origin (listeners end).
+// model). It serves group requests too: a FETCH of a group the copy does not hold (a relay's
+// viewer asking for a group its cache let go) becomes one upstream FETCH of that group. While the
+// peer announces a path (counted: overlapping announce requests may carry the same one), its
+// broadcast is published in the origin that announced() listens to; when the last announcement
+// goes, the broadcast closes (its running tracks go on) and is forgotten, so a later request starts
+// afresh. close() ends everything: broadcasts first (listeners see each Unannounce), then the
+// origin (listeners end).
 #pragma once
 
 #include <functional>
@@ -25,7 +27,9 @@ class PeerOrigin {
  public:
   // serve(path, request) starts the upstream subscription for a new track of path's broadcast.
   using Serve = std::function<void(const Path& path, TrackRequest request)>;
-  PeerOrigin(Executor& executor, Serve serve);
+  // forward(path, request) fetches a group of path's broadcast from the peer into request.group.
+  using Forward = std::function<void(const Path& path, GroupRequest request)>;
+  PeerOrigin(Executor& executor, Serve serve, Forward forward);
   ~PeerOrigin();
   PeerOrigin(const PeerOrigin&) = delete;
   PeerOrigin& operator=(const PeerOrigin&) = delete;
@@ -46,6 +50,7 @@ class PeerOrigin {
 
   Executor& executor_;
   Serve serve_;
+  Forward forward_;
   OriginProducer origin_ = OriginProducer::create();
   std::map<Path, std::unique_ptr<Mirror>> mirrors_;
   bool closed_ = false;

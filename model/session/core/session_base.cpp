@@ -24,13 +24,23 @@ SessionBase::SessionBase(Connection& conn, Version version, SessionConfig config
       config_(std::move(config)),
       codes_(codes),
       fetch_groups_(fetch_group_pool(conn.executor().clock())),
-      peer_(conn.executor(), [this](const Path& path, TrackRequest request) {
-        if (Status st = check_open("subscribe"); !st) {
-          request.reject(st.error());
-          return;
-        }
-        serve_subscription(path, std::move(request));
-      }) {}
+      peer_(
+          conn.executor(),
+          [this](const Path& path, TrackRequest request) {
+            if (Status st = check_open("subscribe"); !st) {
+              request.reject(st.error());
+              return;
+            }
+            serve_subscription(path, std::move(request));
+          },
+          [this](const Path& path, GroupRequest request) {
+            FetchOptions options;
+            options.priority = request.priority;
+            const uint64_t sequence = request.group.sequence();
+            Result<FetchConsumer> started =
+                fetch_into(path, request.track, sequence, options, std::move(request.group));
+            if (!started) request.group.abort(started.error());
+          }) {}
 
 SessionBase::~SessionBase() = default;
 
@@ -43,6 +53,13 @@ Result<TrackConsumer> SessionBase::subscribe(const Path& broadcast, std::string_
                                              const TrackPreferences& preferences) {
   if (Status st = check_open("subscribe"); !st) return st.error();
   return peer_.broadcast(broadcast).subscribe(track, preferences);
+}
+
+Result<FetchConsumer> SessionBase::fetch(const Path& broadcast, std::string_view track,
+                                         uint64_t group, const FetchOptions& options) {
+  Result<GroupProducer> into = fetch_groups_.append_group();
+  if (!into) return into.error();
+  return fetch_into(broadcast, track, group, options, std::move(*into));
 }
 
 Result<AnnounceConsumer> SessionBase::announced(const Path& prefix) {

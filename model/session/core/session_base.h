@@ -55,6 +55,10 @@ class SessionBase : public Session, public TaskHost {
   const std::optional<std::string>& peer_goaway() const final { return peer_goaway_; }
   Result<TrackConsumer> subscribe(const Path& broadcast, std::string_view track,
                                   const TrackPreferences& preferences) final;
+  // Into a group of a private track whose cache keeps one group, used only as a pool of group
+  // storage (its vectors keep their capacity between fetches).
+  Result<FetchConsumer> fetch(const Path& broadcast, std::string_view track, uint64_t group,
+                              const FetchOptions& options) final;
   Result<AnnounceConsumer> announced(const Path& prefix) override;
   void close(uint64_t code, std::string_view reason) final;
   bool is_closed() const final { return closed_; }
@@ -94,10 +98,6 @@ class SessionBase : public Session, public TaskHost {
   Result<TrackConsumer> find_track(const Path& broadcast, std::string_view track,
                                    const TrackPreferences& preferences = {}) const;
 
-  // A group to hand out from fetch(): from a private track whose cache keeps one group, used
-  // only as a pool of group storage (its vectors keep their capacity between fetches).
-  Result<GroupProducer> fetch_group() { return fetch_groups_.append_group(); }
-
   // Encodes one control message: write(Writer&) -> Status appends its bytes in form; the result
   // is pooled bytes from the arena. Counts it in messages_encoded.
   template <class Write>
@@ -115,6 +115,12 @@ class SessionBase : public Session, public TaskHost {
   // The engine's half of subscribe(): one upstream subscription for a new track of a peer
   // broadcast (request is Pending until the peer describes the track).
   virtual void serve_subscription(const Path& broadcast, TrackRequest request) = 0;
+  // The engine's half of fetch(), and of a group the peer's broadcast copy is asked for: the
+  // FETCH's frames are written into `into` (frame i of it is frame frame_start + i), which is
+  // taken only when the request starts (on an Error the caller still holds it).
+  virtual Result<FetchConsumer> fetch_into(const Path& broadcast, std::string_view track,
+                                           uint64_t group, const FetchOptions& options,
+                                           GroupProducer&& into) = 0;
   // Called once when the session closes, after every active job was told to stop.
   virtual void on_closed() {}
   // For the engine's destructor, before its task pools go: closes the session if it is still

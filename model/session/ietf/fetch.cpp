@@ -64,6 +64,9 @@ void FetchServeTask::clear() {
   fill_ = false;
   request_id_ = 0;
   track_.reset();
+  span_ = Span{};
+  forwarded_.clear();
+  arriving_ = GroupConsumer();
   parts_.clear();
   data_.reset();
   data_out_.clear();
@@ -78,14 +81,19 @@ void FetchServeTask::cancel(uint64_t code) {
   abandon(Error{code, "subscription cancelled"});
 }
 
-bool FetchServeTask::plan(const TrackConsumer& track, const Span& span) {
+bool FetchServeTask::plan(const TrackConsumer& track, const Span& span, bool forward) {
+  parts_.clear();
+  arriving_ = GroupConsumer();
+  size_t next_forwarded = 0;
   const w::Location start = span.start;
   const w::Location last = *span.end;
   const uint64_t first_group = last.group - start.group >= kMaxFetchGroups
                                    ? last.group - (kMaxFetchGroups - 1)
                                    : start.group;
   for (uint64_t seq = first_group;; ++seq) {
-    if (std::optional<GroupConsumer> g = track.get_group(seq)) {
+    std::optional<GroupConsumer> g = track.get_group(seq);
+    if (!g && forward) g = forwarded(track, seq, next_forwarded);
+    if (g) {
       const uint64_t first = seq == start.group ? start.object : 0;
       uint64_t end = g->frame_count();  // what exists now; never beyond (spec 5.2)
       if (seq == last.group && last.object != kWholeGroup) end = std::min(end, last.object + 1);
@@ -96,6 +104,45 @@ bool FetchServeTask::plan(const TrackConsumer& track, const Span& span) {
   const bool descending = !fill_ && fetch().params.group_order == w::GroupOrder::Descending;
   if (descending) parts_.reverse();
   return !parts_.empty();
+}
+
+std::optional<GroupConsumer> FetchServeTask::forwarded(const TrackConsumer& track,
+                                                       uint64_t sequence, size_t& next) {
+  while (next < forwarded_.size() && forwarded_[next].sequence() < sequence)
+    ++next;  // cached since it was asked
+  std::optional<GroupConsumer> g;
+  if (next < forwarded_.size() && forwarded_[next].sequence() == sequence) {
+    g = forwarded_[next];
+  } else if ((g = track.request_group(sequence, subscriber_priority_))) {
+    forwarded_.insert(forwarded_.begin() + static_cast<ptrdiff_t>(next), *g);
+  } else {
+    return g;
+  }
+  ++next;
+  if (g->status() == GroupStatus::Open && !arriving_) arriving_ = *g;
+  return g;
+}
+
+void FetchServeTask::plan_standalone() {
+  const bool any = plan(*track_, span_, true);
+  if (arriving_) {
+    wait_.wait(arriving_.readable());
+    phase_ = Phase::Forward;
+    return;
+  }
+  if (any) {
+    phase_ = Phase::Answer;
+    return;
+  }
+  std::string why = "no cached object in the range";
+  for (const GroupConsumer& g : forwarded_) {
+    if (g.status() == GroupStatus::Aborted) {
+      why = "no object in the range, cached or upstream (group " + std::to_string(g.sequence()) +
+            ": " + g.error().message + ")";
+      break;
+    }
+  }
+  refuse(w::RequestErrorCode::DoesNotExist, std::move(why));
 }
 
 void FetchServeTask::refuse(w::RequestErrorCode code, std::string reason) {
@@ -177,11 +224,8 @@ bool FetchServeTask::resolve() {
     refuse(w::RequestErrorCode::InvalidRange, r.why);
     return true;
   }
-  if (!plan(*track_, r.span)) {
-    refuse(w::RequestErrorCode::DoesNotExist, "no cached object in the range");
-    return true;
-  }
-  phase_ = Phase::Answer;
+  span_ = r.span;
+  plan_standalone();
   return true;
 }
 
@@ -269,6 +313,14 @@ Poll FetchServeTask::step() {
   if (phase_ == Phase::Resolve) {
     if (!resolve()) return Poll::Pending;
     if (phase_ == Phase::Resolve) return Poll::Pending;
+  }
+  if (phase_ == Phase::Forward) {
+    if (arriving_.status() == GroupStatus::Open) {
+      wait_.wait(arriving_.readable());
+      return Poll::Pending;
+    }
+    plan_standalone();
+    if (phase_ == Phase::Forward) return Poll::Pending;
   }
   if (phase_ == Phase::Answer) {
     // The end is known at once: the range never reaches past what existed when processed.

@@ -83,12 +83,22 @@ class FetchServeTask final : public RequestTask, public Link<FillTag> {
   void clear() override;
 
  private:
-  enum class Phase : uint8_t { Resolve, Answer, Data, Linger };
+  // Forward: groups a relay's copy lacked were asked upstream and are still arriving.
+  enum class Phase : uint8_t { Resolve, Forward, Answer, Data, Linger };
   const w::Fetch& fetch() const { return std::get<w::Fetch>(request_); }
   // False when the job is over.
   bool resolve();
   bool resolve_joining();
-  bool plan(const TrackConsumer& track, const Span& span);
+  // The parts of span from the track's cache; with `forward` (a standalone FETCH), the groups it
+  // misses are asked of the track's producer side (a relay's copy asks upstream, once per group
+  // across re-plans) and arriving_ is the first of them still open. False: no part.
+  bool plan(const TrackConsumer& track, const Span& span, bool forward = false);
+  std::optional<GroupConsumer> forwarded(const TrackConsumer& track, uint64_t sequence,
+                                         size_t& next);
+  // Plans span_ of a standalone FETCH and answers it, or waits for the groups asked upstream
+  // (ietf answers with the objects that exist when it is processed: a forwarded group is
+  // answered once it is complete).
+  void plan_standalone();
   void refuse(w::RequestErrorCode code, std::string reason);
   // Writes the fetch stream; false when it failed.
   bool write_data();
@@ -99,6 +109,9 @@ class FetchServeTask final : public RequestTask, public Link<FillTag> {
   SubscribeServeTask* owner_ = nullptr;  // fill only
   uint64_t request_id_ = 0;
   std::optional<TrackConsumer> track_;
+  Span span_;                             // standalone: what is planned
+  std::vector<GroupConsumer> forwarded_;  // asked upstream, in sequence order
+  GroupConsumer arriving_;                // the first of them still open
   FetchParts parts_;
   uint8_t publisher_priority_ = 0;   // wire value
   uint8_t subscriber_priority_ = 0;  // local value

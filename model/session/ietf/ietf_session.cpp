@@ -85,17 +85,16 @@ bool IetfSession::accept_peer_request_id(uint64_t id, const char* message) {
 
 // ---- Viewer API ----
 
-Result<FetchConsumer> IetfSession::fetch(const Path& broadcast, std::string_view track,
-                                         uint64_t group, const FetchOptions& options) {
+Result<FetchConsumer> IetfSession::fetch_into(const Path& broadcast, std::string_view track,
+                                              uint64_t group, const FetchOptions& options,
+                                              GroupProducer&& into) {
   if (Status st = check_open("FETCH"); !st) return st.error();
   if (options.frame_end && *options.frame_end < options.frame_start)
     return Error{data_error::kInvalid, "FETCH: frame_end " + std::to_string(*options.frame_end) +
                                            " is before frame_start " +
                                            std::to_string(options.frame_start)};
-  Result<GroupProducer> g = fetch_group();
-  if (!g) return g.error();
-  FetchConsumer out(group, options.frame_start, g->consume());
-  pools_->fetch_request.acquire().start(broadcast, track, group, options, std::move(*g));
+  FetchConsumer out(group, options.frame_start, into.consume());
+  pools_->fetch_request.acquire().start(broadcast, track, group, options, std::move(into));
   return out;
 }
 

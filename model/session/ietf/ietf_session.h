@@ -78,9 +78,7 @@ class IetfSession final : public core::SessionBase {
   IetfSession(Connection& conn, Version version, SessionConfig config);
   ~IetfSession() override;
 
-  // ---- Session: the viewer role's requests (subscribe() is SessionBase's) ----
-  Result<FetchConsumer> fetch(const Path& broadcast, std::string_view track, uint64_t group,
-                              const FetchOptions& options) override;
+  // ---- Session: the viewer role's requests (subscribe() and fetch() are SessionBase's) ----
   Result<AnnounceConsumer> announced(const Path& prefix) override;
   Result<Reply<TrackInfo>> track_info(const Path& broadcast, std::string_view track) override;
   Status goaway(std::string_view uri) override;
@@ -152,6 +150,8 @@ class IetfSession final : public core::SessionBase {
 
  private:
   void serve_subscription(const Path& broadcast, TrackRequest request) override;
+  Result<FetchConsumer> fetch_into(const Path& broadcast, std::string_view track, uint64_t group,
+                                   const FetchOptions& options, GroupProducer&& into) override;
 
   w::IetfVersion v_;
   uint64_t next_request_id_;

@@ -58,6 +58,8 @@ Poll FetchServeTask::request() {
     return Poll::Done;
   }
   std::optional<GroupConsumer> group = track->get_group(req_.group);
+  // Not cached: a relay's copy asks upstream for it; its frames are sent as they arrive.
+  if (!group) group = track->request_group(req_.group, req_.priority);
   if (!group) {
     cancel(stream_code::kNotFound);
     return Poll::Done;

@@ -39,8 +39,9 @@ LiteSession::~LiteSession() {
 
 // ---- Viewer role ----
 
-Result<FetchConsumer> LiteSession::fetch(const Path& broadcast, std::string_view track,
-                                         uint64_t group, const FetchOptions& options) {
+Result<FetchConsumer> LiteSession::fetch_into(const Path& broadcast, std::string_view track,
+                                              uint64_t group, const FetchOptions& options,
+                                              GroupProducer&& into) {
   if (Status st = check_open("fetch"); !st) return st.error();
   if (options.frame_end && *options.frame_end < options.frame_start) {
     return Error{data_error::kInvalid, "fetch: frame_end " + std::to_string(*options.frame_end) +
@@ -57,10 +58,8 @@ Result<FetchConsumer> LiteSession::fetch(const Path& broadcast, std::string_view
   Result<Bytes> bytes =
       encode(fetch_msg_, wire::lite::stream_type_byte(wire::lite::BidiStream::Fetch));
   if (!bytes) return bytes.error();
-  Result<GroupProducer> producer = fetch_group();
-  if (!producer) return producer.error();
-  FetchConsumer consumer(group, options.frame_start, producer->consume());
-  pools_->fetch_request.acquire().start(std::move(*bytes), std::move(*producer), broadcast, track,
+  FetchConsumer consumer(group, options.frame_start, into.consume());
+  pools_->fetch_request.acquire().start(std::move(*bytes), std::move(into), broadcast, track,
                                         group);
   return consumer;
 }

@@ -38,9 +38,7 @@ class LiteSession final : public core::SessionBase {
   LiteSession(Connection& conn, Version version, SessionConfig config);
   ~LiteSession() override;
 
-  // ---- Session: the viewer role's requests (subscribe() is SessionBase's) ----
-  Result<FetchConsumer> fetch(const Path& broadcast, std::string_view track, uint64_t group,
-                              const FetchOptions& options) override;
+  // ---- Session: the viewer role's requests (subscribe() and fetch() are SessionBase's) ----
   Result<AnnounceConsumer> announced(const Path& prefix) override;
   Result<Reply<TrackInfo>> track_info(const Path& broadcast, std::string_view track) override;
   Status goaway(std::string_view uri) override;
@@ -71,6 +69,8 @@ class LiteSession final : public core::SessionBase {
 
  private:
   void serve_subscription(const Path& broadcast, TrackRequest request) override;
+  Result<FetchConsumer> fetch_into(const Path& broadcast, std::string_view track, uint64_t group,
+                                   const FetchOptions& options, GroupProducer&& into) override;
 
   wire::lite::LiteVersion wire_;
   std::unique_ptr<Pools> pools_;

@@ -1,6 +1,8 @@
 #include "model/relay/relay.h"
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -51,13 +53,17 @@ class Relay::Peer final : public Task {
 
   // Another relay of the cluster (Relay::add_peer), not a client.
   const bool cluster_peer;
-  // The paths this peer holds in the origin, ordered (teardown withdraws each once).
+  // The paths this peer holds in the origin, and those it announced while another peer held
+  // them (waiting in Relay::waiting_), ordered: teardown withdraws each once.
   std::set<std::string> held;
+  std::set<std::string> waiting;
 
  private:
   void withdraw_all() {
     while (!held.empty())
       relay_.withdraw(*this, Path(*held.begin()));
+    while (!waiting.empty())
+      relay_.withdraw(*this, Path(*waiting.begin()));
   }
 
   Relay& relay_;
@@ -115,24 +121,62 @@ void Relay::remove(session::Session& session) {
 }
 
 void Relay::publish(Peer& peer, const AnnounceEvent& e) {
-  // Two publishers of one path: the first keeps it; the second's announcement is counted and
-  // not published (it would replace a route viewers are using). When the first withdraws, the
-  // path is free for the next announcement.
+  std::string path = e.path.str();
+  if (peer.held.count(path) || peer.waiting.count(path)) return;
+  // Two publishers of one path: the first keeps it (publishing the second would switch the
+  // viewers of a route in use); the second's announcement is counted and waits, and takes the
+  // path when every announcement before it is withdrawn.
   if (!origin_.publish(e.path, e.broadcast).ok()) {
     ++counters_.routes_conflicting;
+    waiting_[path].push_back(Waiting{&peer, e.broadcast});
+    peer.waiting.insert(std::move(path));
     return;
   }
+  route(peer, e.path, e.broadcast);
+}
+
+void Relay::route(Peer& peer, const Path& path, const BroadcastConsumer& broadcast) {
   // A client's broadcast is offered to the cluster; a peer's is not passed on (split horizon).
-  if (!peer.cluster_peer) (void)local_.publish(e.path, e.broadcast);
-  peer.held.insert(e.path.str());
+  if (!peer.cluster_peer) (void)local_.publish(path, broadcast);
+  peer.held.insert(path.str());
   ++counters_.routes_published;
 }
 
 void Relay::withdraw(Peer& peer, const Path& path) {
-  if (peer.held.erase(path.str()) == 0) return;  // a conflicting route was never published
+  const std::string key = path.str();
+  if (peer.waiting.erase(key)) {
+    auto it = waiting_.find(key);
+    std::deque<Waiting>& queue = it->second;
+    queue.erase(std::find_if(queue.begin(), queue.end(),
+                             [&](const Waiting& w) { return w.peer == &peer; }));
+    if (queue.empty()) waiting_.erase(it);
+    return;
+  }
+  if (peer.held.erase(key) == 0) return;
   (void)origin_.unpublish(path);
   if (!peer.cluster_peer) (void)local_.unpublish(path);
   ++counters_.routes_withdrawn;
+  // The path is free: the oldest waiting announcement of it takes it.
+  auto it = waiting_.find(key);
+  if (it == waiting_.end()) return;
+  std::deque<Waiting>& queue = it->second;
+  while (!queue.empty()) {
+    Waiting next = std::move(queue.front());
+    queue.pop_front();
+    next.peer->waiting.erase(key);
+    if (origin_.publish(path, next.broadcast).ok()) {
+      route(*next.peer, path, next.broadcast);
+      break;
+    }
+  }
+  if (queue.empty()) waiting_.erase(it);
+}
+
+size_t Relay::waiting_routes() const {
+  size_t n = 0;
+  for (const auto& [path, queue] : waiting_)
+    n += queue.size();
+  return n;
 }
 
 }  // namespace moq::relay

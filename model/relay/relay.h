@@ -16,7 +16,10 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "model/async/executor.h"
@@ -44,7 +47,7 @@ struct RelayCounters {
   uint64_t sessions_added = 0;      // clients and peers
   uint64_t routes_published = 0;    // broadcasts a session announced, published in the origin
   uint64_t routes_withdrawn = 0;    // ... and withdrawn again
-  uint64_t routes_conflicting = 0;  // announced on a path another session holds (not published)
+  uint64_t routes_conflicting = 0;  // announced on a path another session held (waited)
 };
 
 class Relay {
@@ -69,21 +72,32 @@ class Relay {
   OriginConsumer origin() const { return origin_.consume(); }
   size_t sessions() const { return peers_.size(); }
   const RelayCounters& counters() const { return counters_; }
+  // Announcements waiting for a path another session holds (the first keeps a path; the next
+  // takes it when it is withdrawn).
+  size_t waiting_routes() const;
   // Subscriptions the relay's sessions have opened to their peers since they started: one per
   // track the relay copies while no subscription ends (the count a relay round asserts).
   uint64_t upstream_subscriptions() const;
 
  private:
   class Peer;
+  struct Waiting {
+    Peer* peer;
+    BroadcastConsumer broadcast;
+  };
   Result<session::Session*> run(Connection& conn, bool cluster_peer);
   void publish(Peer& peer, const AnnounceEvent& e);
+  void route(Peer& peer, const Path& path, const BroadcastConsumer& broadcast);
+  // The peer no longer announces path: it leaves the path's queue, or frees the path for the
+  // first announcement waiting for it.
   void withdraw(Peer& peer, const Path& path);
 
   Executor& executor_;
   RelayConfig config_;
-  OriginProducer origin_ = OriginProducer::create();  // every route: served to clients
-  OriginProducer local_ = OriginProducer::create();   // the clients' routes: served to peers
-  std::vector<std::unique_ptr<Peer>> peers_;          // in the order they were added
+  OriginProducer origin_ = OriginProducer::create();    // every route: served to clients
+  OriginProducer local_ = OriginProducer::create();     // the clients' routes: served to peers
+  std::vector<std::unique_ptr<Peer>> peers_;            // in the order they were added
+  std::map<std::string, std::deque<Waiting>> waiting_;  // per path, in announcement order
   RelayCounters counters_;
 };
 

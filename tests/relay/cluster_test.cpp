@@ -512,7 +512,8 @@ TEST_P(TwoRelays, RemovingEveryClientLeavesOnlyTheMesh) {
 }
 
 // Two publishers of one path on two relays. The rule: each relay keeps the first announcement
-// of the path it hears, and counts any later one (routes_conflicting) without routing it. Here
+// of the path it hears, and counts any later one (routes_conflicting), which waits and is not
+// routed until the path is freed (TwoRelaysTakeOver). Here
 // relay 1 heard the path from relay 0 before its own client announced it, so the whole cluster
 // follows the first publisher.
 TEST_P(TwoRelays, ThePathStaysWithTheFirstAnnouncementEachRelayHeard) {
@@ -598,38 +599,33 @@ INSTANTIATE_TEST_SUITE_P(AllVersions, HiddenBroadcasts, kEveryVersion, version_p
 
 // ---- Taking over a path ----
 
-// The second publisher's announcement is dropped, not queued: when the first withdraws, the
-// path is free, and the second takes it (on both relays) by announcing again.
+// The second publisher's announcement waits: when the first withdraws, the path is free and the
+// second takes it at once, on both relays, without announcing again.
 class TwoRelaysTakeOver : public ::testing::TestWithParam<Version> {
  protected:
-  // The first publisher on relay 0 holds demo; the second, on relay 1, was refused it; a viewer
-  // on relay 0 listens; then the first withdraws.
-  void first_withdraws() {
+  // The first publisher on relay 0 holds demo; the second, on relay 1, announced it too and
+  // waits (relay 1 heard the first's from relay 0 before); a viewer on relay 0 listens.
+  void second_waits() {
     first_broadcast = world.publish(first, "demo");
     world.settle();
-    refused_broadcast = world.publish(second, "demo");
+    second_broadcast = world.publish(second, "demo");
     auto listening = viewer.session->announced(Path());
     ASSERT_TRUE(listening);
     announced = std::move(*listening);
     world.settle();
     ASSERT_EQ(world.relays[1]->counters().routes_conflicting, 1u);
+    ASSERT_EQ(world.relays[1]->waiting_routes(), 1u);
     ASSERT_EQ(announcements_now(announced), std::vector<std::string>{"+demo"});
-    ASSERT_TRUE(first.origin.unpublish(Path("demo")).ok());
-    world.settle();
-    ASSERT_EQ(announcements_now(announced), std::vector<std::string>{"-demo"});
   }
 
-  // The second publisher's new broadcast reached the viewer on the other relay.
-  void expect_second_routed(RelayWorld::Published& again) {
-    for (size_t r = 0; r < 2; ++r)
-      EXPECT_EQ(world.relays[r]->counters().routes_published, 2u) << "relay " << r;
-    ASSERT_EQ(announcements_now(announced), std::vector<std::string>{"+demo"});
+  // A viewer on relay 0 subscribing now gets the groups of `from`.
+  void expect_viewer_reads(RelayWorld::Published& from) {
     TrackPreferences from_start;
     from_start.group_start = 0;
     auto track = viewer.session->subscribe(Path("demo"), "video", from_start);
     ASSERT_TRUE(track);
     world.settle();
-    SessionPair::write_group(again.track, 0, 3);
+    SessionPair::write_group(from.track, 0, 3);
     world.settle();
     expect_groups(*track, 1, 3);
   }
@@ -639,35 +635,54 @@ class TwoRelaysTakeOver : public ::testing::TestWithParam<Version> {
   Client& second = world.connect(GetParam(), true, 1);
   Client& viewer = world.connect(GetParam(), false, 0);
   RelayWorld::Published first_broadcast;
-  RelayWorld::Published refused_broadcast;
+  RelayWorld::Published second_broadcast;
   AnnounceConsumer announced;
 };
 
-TEST_P(TwoRelaysTakeOver, TheSecondPublisherTakesTheFreedPathByAnnouncingAgain) {
-  first_withdraws();
-  ASSERT_TRUE(second.origin.unpublish(Path("demo")).ok());
+TEST_P(TwoRelaysTakeOver, TheWaitingPublisherTakesTheFreedPathAtOnce) {
+  second_waits();
+  ASSERT_TRUE(first.origin.unpublish(Path("demo")).ok());
   world.settle();
-  auto again = world.publish(second, "demo");
-  world.settle();
-  expect_second_routed(again);
+  // The viewer sees the first's broadcast go and the second's come.
+  EXPECT_EQ(announcements_now(announced), (std::vector<std::string>{"-demo", "+demo"}));
+  for (size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(world.relays[r]->counters().routes_published, 2u) << "relay " << r;
+    EXPECT_EQ(world.relays[r]->waiting_routes(), 0u) << "relay " << r;
+  }
+  expect_viewer_reads(second_broadcast);
 }
 
-// KNOWN BUG (moq-transport-18 and -22; passes on moq-lite): the same, but the second publisher
-// replaces its broadcast in one step (unpublish, publish, then the executor runs). The relay's
-// session hears the path twice over (the answer to its SUBSCRIBE_NAMESPACE and the publisher's
-// own PUBLISH_NAMESPACE), and core::PeerOrigin counts announcements per path: the withdrawals
-// and re-announcements interleave, the count never reaches 0, and announced() reports neither
-// the Unannounce nor the new Announce. The relay never learns that the path was announced
-// again, so the freed path stays unrouted (routes_published stays 1 on relay 1).
-TEST_P(TwoRelaysTakeOver, TheSecondPublisherTakesTheFreedPathByReplacingItsBroadcastAtOnce) {
-  if (session::version_family(GetParam()) == Family::Transport)
-    GTEST_SKIP() << "known bug, open (issue 10 note): a moq-transport client publisher's path "
-                    "replaced in one step is never re-announced to the relay";
-  first_withdraws();
+// The path taken over, its new holder replaces its broadcast in one step (unpublish, publish,
+// then the executor runs): viewers read the new one. (A moq-transport client publisher announces
+// each path twice, by PUBLISH_NAMESPACE and in answer to the relay's SUBSCRIBE_NAMESPACE, and
+// the two withdrawals and re-announcements interleave, so the relay's session sees the path
+// announced throughout and routes it on: viewers see no announcement change there, and the
+// route reaches the new broadcast all the same. This used to leave the path unrouted when the
+// relay dropped a conflicting announcement and waited for a new one.)
+TEST_P(TwoRelaysTakeOver, ThePathsNewHolderMayReplaceItsBroadcastInOneStep) {
+  second_waits();
+  ASSERT_TRUE(first.origin.unpublish(Path("demo")).ok());
+  world.settle();
   ASSERT_TRUE(second.origin.unpublish(Path("demo")).ok());
   auto again = world.publish(second, "demo");
   world.settle();
-  expect_second_routed(again);
+  for (size_t r = 0; r < 2; ++r) {
+    const relay::RelayCounters& c = world.relays[r]->counters();
+    EXPECT_EQ(c.routes_published - c.routes_withdrawn, 1u) << "relay " << r << " lost demo";
+  }
+  expect_viewer_reads(again);
+}
+
+TEST_P(TwoRelaysTakeOver, AWaitingAnnouncementWithdrawnFirstIsForgotten) {
+  second_waits();
+  ASSERT_TRUE(second.origin.unpublish(Path("demo")).ok());
+  world.settle();
+  EXPECT_EQ(world.relays[1]->waiting_routes(), 0u);
+  ASSERT_TRUE(first.origin.unpublish(Path("demo")).ok());
+  world.settle();
+  EXPECT_EQ(announcements_now(announced), std::vector<std::string>{"-demo"});
+  for (size_t r = 0; r < 2; ++r)
+    EXPECT_EQ(world.relays[r]->counters().routes_published, 1u) << "relay " << r;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVersions, TwoRelaysTakeOver, kEveryVersion, version_param_name);

@@ -141,8 +141,9 @@ TEST_P(RelayRoutes, WhatAPublisherAnnouncedIsWithdrawnWhenItLeaves) {
 }
 
 // The rule for two publishers of one path: the first keeps it, the second's announcement is
-// counted and not routed; viewers keep getting the first one's groups.
-TEST_P(RelayRoutes, TheFirstPublisherOfAPathKeepsIt) {
+// counted and waits; viewers keep getting the first one's groups. When the first leaves, the
+// second takes the path at once.
+TEST_P(RelayRoutes, TheFirstPublisherOfAPathKeepsItAndTheNextTakesItWhenItLeaves) {
   RelayWorld w;
   Client& first = w.connect(GetParam(), true);
   auto a = w.publish(first, "demo");
@@ -163,6 +164,27 @@ TEST_P(RelayRoutes, TheFirstPublisherOfAPathKeepsIt) {
   w.settle();
   expect_groups(*track, 1, 2);
   EXPECT_EQ(second.session->counters().accepted(session::StreamKind::Subscribe), 0u);
+  EXPECT_EQ(w.relay.waiting_routes(), 1u);
+
+  w.relay.remove(*first.relay_side);
+  w.settle();
+  EXPECT_EQ(w.relay.counters().routes_published, 2u);
+  EXPECT_EQ(w.relay.waiting_routes(), 0u);
+  auto taken = viewer.session->subscribe(Path("demo"), "video", prefs);
+  ASSERT_TRUE(taken);
+  w.settle();
+  SessionPair::write_group(b.track, 1, 4);
+  w.settle();
+  ASSERT_NO_FATAL_FAILURE(expect_next_group(*taken, 0, 5));
+  ASSERT_NO_FATAL_FAILURE(expect_next_group(*taken, 1, 4));
+
+  // A waiting announcement whose session leaves is forgotten with it.
+  Client& third = w.connect(GetParam(), true);
+  auto c = w.publish(third, "demo");
+  w.settle();
+  EXPECT_EQ(w.relay.waiting_routes(), 1u);
+  w.relay.remove(*third.relay_side);
+  EXPECT_EQ(w.relay.waiting_routes(), 0u);
 }
 
 // The relay keeps an upstream subscription for RelayConfig::linger_ns after its last viewer

@@ -2,6 +2,7 @@
 
 #include "reports/charts.h"
 #include "reports/compare.h"
+#include "reports/merge.h"
 #include "reports/report.h"
 #include "reports/schema/results_file.h"
 
@@ -68,6 +69,18 @@ int run_report(const ReportCommand& command, std::ostream& out, std::ostream& er
     return write_out(out, err, "report", *md);
   }
   return kExitOk;
+}
+
+int run_merge(const MergeCommand& command, std::ostream& /*out*/, std::ostream& err) {
+  Result<std::vector<InputFile>> inputs = load_inputs(command.files);
+  if (!inputs.ok()) return fail(err, "merge", inputs.error(), kExitBadInput);
+  Result<Merge> merge = merge_shards(*inputs);
+  if (!merge.ok()) return fail(err, "merge", merge.error(), kExitBadInput);
+  if (Status st = results::write_results_file(command.out, merge->merged); !st.ok())
+    return fail(err, "merge", st.error(), kExitOutputError);
+  err << "moqbench merge: " << describe(*merge) << "moqbench merge: results written to "
+      << command.out << "\n";
+  return merge->complete() ? kExitOk : kExitRegressed;
 }
 
 }  // namespace moq::reports

@@ -1,10 +1,12 @@
-// The report subcommands behind `moqbench compare`, `moqbench gate` and `moqbench report`: each
+// The report subcommands behind `moqbench compare`, `gate`, `report` and `merge`: each
 // takes parsed options, writes its report to `out` and messages to `err`, and returns the exit
 // code, so the CLI layer only parses arguments.
 //
 // Exit codes: 0 success (gate: nothing regressed); 1 the output could not be written; 2 bad input
 // (unreadable or invalid results file, unknown schema, mismatched counter backends or events,
-// bad limits or overrides file); 3 gate only: something regressed.
+// bad limits or overrides file; merge: shards that do not belong together); 3 gate: something
+// regressed; merge: the merged file was written but the sweep is incomplete (cases missing or
+// duplicated).
 #pragma once
 
 #include <cstdint>
@@ -40,5 +42,11 @@ struct ReportCommand {
   bool markdown = false;           // print the Markdown summary to out (also when no html_out)
 };
 int run_report(const ReportCommand& command, std::ostream& out, std::ostream& err);
+
+struct MergeCommand {
+  std::vector<std::string> files;  // the shards' results files, in any order
+  std::string out;                 // the merged results file (written atomically)
+};
+int run_merge(const MergeCommand& command, std::ostream& out, std::ostream& err);
 
 }  // namespace moq::reports

@@ -34,6 +34,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_compare_command);
   add(add_gate_command);
   add(add_report_command);
+  add(add_merge_command);
 
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

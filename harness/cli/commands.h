@@ -1,6 +1,6 @@
 // One function per subcommand: it adds the subcommand and its options to the CLI11 app and
 // returns the action that runs it once parsed (returning the exit status). The report commands
-// (compare, gate, report) live with the reports library and are added the same way.
+// (compare, gate, report, merge) live with the reports library and are added the same way.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -33,6 +33,7 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx);
 Action add_compare_command(CLI::App& app, const CliContext& ctx);
 Action add_gate_command(CLI::App& app, const CliContext& ctx);
 Action add_report_command(CLI::App& app, const CliContext& ctx);
+Action add_merge_command(CLI::App& app, const CliContext& ctx);
 
 // Options that `run` and `sweep` share: rounds, the counter, the results file.
 struct MeasureOptions {
@@ -47,11 +48,13 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options);
 
 // Measures `cases` (already validated) as `run` and `sweep` do: chooses the counter (saying which
 // on stderr, re-executing under callgrind when needed), opens the results file, runs the cases.
-// `summarize` prints the finished cases to stdout.
+// `summarize` prints the finished cases to stdout. `shard`: the cases are this shard of a sweep
+// (recorded in the results' meta).
 int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
                   const std::vector<harness::CaseSpec>& cases,
                   const std::function<void(const results::Meta&,
-                                           const std::vector<results::CaseResult>&)>& summarize);
+                                           const std::vector<results::CaseResult>&)>& summarize,
+                  const std::optional<results::ShardInfo>& shard = std::nullopt);
 
 // Prints "moqbench <sub>: <message>" to stderr and returns kExitBadInput.
 int bad_input(const CliContext& ctx, const std::string& sub, const std::string& message);

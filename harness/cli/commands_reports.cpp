@@ -1,6 +1,7 @@
-// `moqbench compare | gate | report`: the CLI side of the reports library (reports/commands.h,
-// reports/README.md). Only argument parsing lives here; the reports do the rest and return the
-// exit status (0 ok, 1 output not written, 2 bad input, 3 gate: regressed).
+// `moqbench compare | gate | report | merge`: the CLI side of the reports library
+// (reports/commands.h, reports/README.md). Only argument parsing lives here; the reports do the
+// rest and return the exit status (0 ok, 1 output not written, 2 bad input, 3 gate: regressed;
+// merge: incomplete).
 #include <memory>
 
 #include "harness/cli/commands.h"
@@ -98,6 +99,18 @@ Action add_report_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("--html", command->html_out, "write the HTML page here");
   sub->add_flag("--md", command->markdown, "print the Markdown summary (also without --html)");
   return [ctx, command]() { return reports::run_report(*command, ctx.io->out, ctx.io->err); };
+}
+
+Action add_merge_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "merge",
+      "Join the results files of a sweep's shards (sweep --shard I/N) into one, in the sweep's "
+      "order; refuses shards of different sweeps, builds or counters; exit 3 when cases are "
+      "missing or duplicated (the merged file is still written)");
+  auto command = std::make_shared<reports::MergeCommand>();
+  sub->add_option("files", command->files, "SHARD.json...")->required()->expected(1, -1);
+  sub->add_option("--out", command->out, "the merged results file")->required();
+  return [ctx, command]() { return reports::run_merge(*command, ctx.io->out, ctx.io->err); };
 }
 
 }  // namespace moq::cli

@@ -1,10 +1,11 @@
 // `moqbench sweep`: a grid of cases, a progress line on stderr, a table on stdout, JSON to --out.
 // With no arguments: the default sweep (every scenario marked in_default_sweep over its default
 // sweep values; fetch_frames over every implemented version x publishers {1,4} x viewers {1,16} x
-// frames {4,256}).
+// frames {4,256}). With --shard I/N, only shard I of the sweep's cases (harness/runner/shard.h).
 #include <memory>
 
 #include "harness/cli/commands.h"
+#include "harness/runner/shard.h"
 #include "harness/runner/summary.h"
 #include "harness/runner/sweep_plan.h"
 
@@ -30,6 +31,7 @@ struct SweepArgs {
       {"--burst", "burst", "groups per fetch (fetch_range), e.g. 1,8", {}},
   };
   std::vector<std::string> sets;  // AXIS=LIST, any axis
+  std::string shard;              // "I/N"; empty: the whole sweep
   bool list_only = false;
   MeasureOptions measure;
 };
@@ -88,6 +90,10 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("--set", args->sets,
                   "AXIS=LIST for any axis, e.g. --set frame_size=64,1024 (repeatable)")
       ->type_name("AXIS=LIST");
+  sub->add_option("--shard", args->shard,
+                  "run shard I of N only: case k of the sweep (0-based) is in shard k mod N + 1; "
+                  "`moqbench merge` joins the N results files")
+      ->type_name("I/N");
   sub->add_flag("--list", args->list_only, "print the ids of the selected cases and exit");
   add_measure_options(*sub, args->measure);
   return [ctx, args, sub]() {
@@ -95,15 +101,26 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
     if (!request) return bad_input(ctx, "sweep", request.error().message);
     Result<std::vector<harness::CaseSpec>> cases = harness::plan_sweep(*ctx.registry, *request);
     if (!cases) return bad_input(ctx, "sweep", cases.error().message);
+    std::optional<results::ShardInfo> shard;
+    if (sub->count("--shard") > 0) {
+      Result<harness::ShardSpec> spec = harness::parse_shard(args->shard);
+      if (!spec) return bad_input(ctx, "sweep", spec.error().message);
+      harness::ShardPlan part = harness::select_shard(
+          *cases, *spec, harness::RunOptions{args->measure.warmup, args->measure.rounds});
+      *cases = std::move(part.cases);
+      shard = std::move(part.info);
+    }
     if (args->list_only) {
       for (const harness::CaseSpec& c : *cases)
         ctx.io->out << c.id() << '\n';
       return kExitOk;
     }
-    return measure_cases(ctx, "sweep", args->measure, *cases,
-                         [&](const results::Meta&, const std::vector<results::CaseResult>& done) {
-                           harness::print_sweep_table(ctx.io->out, done);
-                         });
+    return measure_cases(
+        ctx, "sweep", args->measure, *cases,
+        [&](const results::Meta&, const std::vector<results::CaseResult>& done) {
+          harness::print_sweep_table(ctx.io->out, done);
+        },
+        shard);
   };
 }
 

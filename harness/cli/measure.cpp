@@ -39,7 +39,8 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options) {
 int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
                   const std::vector<harness::CaseSpec>& cases,
                   const std::function<void(const results::Meta&,
-                                           const std::vector<results::CaseResult>&)>& summarize) {
+                                           const std::vector<results::CaseResult>&)>& summarize,
+                  const std::optional<results::ShardInfo>& shard) {
   std::ostream& err = ctx.io->err;
   // Every case is checked against memory first, so that one too big for this machine is bad
   // input, named with its size and the axes to lower, before anything runs.
@@ -66,6 +67,7 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   std::string event = choice->counter ? choice->counter->event() : std::string();
   if (choice->backend == results::CounterBackend::kCallgrind && event.empty()) event = "Ir";
   results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
+  meta.shard = shard;
 
   // The results file is created (empty and valid) before anything runs, so an unwritable path
   // is bad input reported at once, before a re-run under valgrind.

@@ -43,6 +43,16 @@ Meta meta_from_json(const Json& j) {
   if (!j["pinned_cpu"].is_null()) meta.pinned_cpu = j["pinned_cpu"].get<uint32_t>();
   meta.command_line = j["command_line"].get<std::vector<std::string>>();
   meta.start_time = j["start_time"].get<std::string>();
+  if (j.contains("shard")) {
+    const Json& sh = j["shard"];
+    ShardInfo shard;
+    shard.index = sh["index"].get<uint32_t>();
+    shard.count = sh["count"].get<uint32_t>();
+    shard.plan_cases = sh["plan_cases"].get<uint64_t>();
+    shard.plan_digest = sh["plan_digest"].get<std::string>();
+    shard.cases = sh["cases"].get<std::vector<std::string>>();
+    meta.shard = std::move(shard);
+  }
   return meta;
 }
 
@@ -91,6 +101,15 @@ Json to_json(const Meta& meta) {
   j["pinned_cpu"] = meta.pinned_cpu ? Json(*meta.pinned_cpu) : Json(nullptr);
   j["command_line"] = meta.command_line;
   j["start_time"] = meta.start_time;
+  if (meta.shard) {
+    Json sh = Json::object();
+    sh["index"] = meta.shard->index;
+    sh["count"] = meta.shard->count;
+    sh["plan_cases"] = meta.shard->plan_cases;
+    sh["plan_digest"] = meta.shard->plan_digest;
+    sh["cases"] = meta.shard->cases;
+    j["shard"] = std::move(sh);
+  }
   return j;
 }
 

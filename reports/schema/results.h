@@ -17,6 +17,18 @@ namespace moq::results {
 
 inline constexpr std::string_view kSchema = "moqbench.results/1";
 
+// One shard of a sweep (`moqbench sweep --shard I/N`): case k of the sweep's plan (0-based) runs
+// in shard k mod N + 1. `moqbench merge` joins the N files back into the sweep.
+struct ShardInfo {
+  uint32_t index = 1;              // I, 1-based
+  uint32_t count = 1;              // N
+  uint64_t plan_cases = 0;         // cases in the whole sweep
+  std::string plan_digest;         // 16 lowercase hex digits: FNV-1a of the plan's ids and rounds
+  std::vector<std::string> cases;  // the ids this shard runs, in plan order
+
+  bool operator==(const ShardInfo&) const = default;
+};
+
 // Where, how and from what the results were produced.
 struct Meta {
   std::string tool_version;
@@ -32,6 +44,7 @@ struct Meta {
   std::optional<uint32_t> pinned_cpu;        // nullopt: not pinned
   std::vector<std::string> command_line;     // argv of the run
   std::string start_time;                    // ISO 8601 UTC, "2026-11-29T18:30:01Z"
+  std::optional<ShardInfo> shard;            // nullopt: a whole sweep (or a run)
 
   bool operator==(const Meta&) const = default;
 };

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <limits>
 #include <map>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -41,14 +42,17 @@ Error problem(const std::string& path, const std::string& what) {
 }
 
 // An object holding exactly `keys`: a missing key is named before an unknown one.
+// j is an object with every key of `keys`, any of `optional`, and nothing else.
 Status check_object(const Json& j, const std::string& path,
-                    std::initializer_list<std::string_view> keys) {
+                    std::initializer_list<std::string_view> keys,
+                    std::initializer_list<std::string_view> optional = {}) {
   if (!j.is_object()) return bad(path.empty() ? "(document)" : path, "an object", j);
   for (std::string_view key : keys) {
     if (!j.contains(key)) return problem(child(path, key), "missing");
   }
   for (const auto& item : j.items()) {
-    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) {
+    if (std::find(keys.begin(), keys.end(), item.key()) == keys.end() &&
+        std::find(optional.begin(), optional.end(), item.key()) == optional.end()) {
       return problem(child(path, item.key()), "unknown field");
     }
   }
@@ -210,6 +214,37 @@ std::vector<Param> params_of(const Json& j) {
   return params;
 }
 
+Status validate_shard(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(j, path, {"index", "count", "plan_cases", "plan_digest", "cases"}));
+  const Json& count = j["count"];
+  if (!is_uint(count) || count.get<uint64_t>() < 1 || count.get<uint64_t>() > UINT32_MAX)
+    return bad(child(path, "count"), "a shard count >= 1", count);
+  const Json& index = j["index"];
+  if (!is_uint(index) || index.get<uint64_t>() < 1 || index.get<uint64_t>() > count.get<uint64_t>())
+    return bad(child(path, "index"), "a shard number from 1 to count", index);
+  MOQ_RESULTS_TRY(check_uint(j["plan_cases"], child(path, "plan_cases")));
+  const Json& digest = j["plan_digest"];
+  if (!digest.is_string() || digest.get_ref<const std::string&>().size() != 16 ||
+      !is_lower_hex(digest.get_ref<const std::string&>()))
+    return bad(child(path, "plan_digest"), "16 lowercase hex digits", digest);
+  const Json& cases = j["cases"];
+  const std::string cases_path = child(path, "cases");
+  if (!cases.is_array()) return bad(cases_path, "an array of case ids", cases);
+  for (size_t i = 0; i < cases.size(); ++i)
+    MOQ_RESULTS_TRY(check_string(cases[i], element(cases_path, i), false));
+  // Case k of the plan is in shard k mod count + 1: this one's share is fixed by the three.
+  const uint64_t n = count.get<uint64_t>();
+  const uint64_t first = index.get<uint64_t>() - 1;
+  const uint64_t total = j["plan_cases"].get<uint64_t>();
+  const uint64_t share = total > first ? (total - first + n - 1) / n : 0;
+  if (cases.size() != share) {
+    return problem(cases_path, "holds " + std::to_string(cases.size()) + " ids, but shard " +
+                                   std::to_string(first + 1) + "/" + std::to_string(n) + " of " +
+                                   std::to_string(total) + " cases has " + std::to_string(share));
+  }
+  return {};
+}
+
 }  // namespace
 
 Status validate_meta(const Json& j, const std::string& path) {
@@ -217,7 +252,8 @@ Status validate_meta(const Json& j, const std::string& path) {
       check_object(j, path,
                    {"tool_version", "git_commit", "git_dirty", "compiler", "compiler_flags",
                     "build_type", "cpu_model", "kernel", "counter_backend", "counter_event",
-                    "pinned_cpu", "command_line", "start_time"}));
+                    "pinned_cpu", "command_line", "start_time"},
+                   {"shard"}));
   MOQ_RESULTS_TRY(check_string(j["tool_version"], child(path, "tool_version"), false));
   const Json& commit = j["git_commit"];
   if (!commit.is_null()) {
@@ -263,6 +299,7 @@ Status validate_meta(const Json& j, const std::string& path) {
   if (!start.is_string() || !is_iso8601_utc(start.get_ref<const std::string&>())) {
     return bad(child(path, "start_time"), "an ISO 8601 UTC time \"YYYY-MM-DDTHH:MM:SSZ\"", start);
   }
+  if (j.contains("shard")) return validate_shard(j["shard"], child(path, "shard"));
   return {};
 }
 
@@ -364,6 +401,12 @@ Status validate(const Json& doc) {
       *parse_counter_backend(doc["meta"]["counter_backend"].get<std::string>());
   const Json& cases = doc["cases"];
   if (!cases.is_array()) return bad("cases", "an array", cases);
+  std::set<std::string_view> shard_cases;  // a shard holds only cases of its share
+  const bool sharded = doc["meta"].contains("shard");
+  if (sharded) {
+    for (const Json& id : doc["meta"]["shard"]["cases"])
+      shard_cases.insert(id.get_ref<const std::string&>());
+  }
   std::map<std::string, size_t> seen;
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string path = element("cases", i);
@@ -374,6 +417,8 @@ Status validate(const Json& doc) {
       return problem(child(path, "id"),
                      "\"" + id + "\" duplicates " + element("cases", it->second) + ".id");
     }
+    if (sharded && shard_cases.count(id) == 0)
+      return problem(child(path, "id"), "\"" + id + "\" is not in meta.shard.cases");
   }
   return {};
 }

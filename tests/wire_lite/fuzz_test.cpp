@@ -1,7 +1,7 @@
 // Random and mutated bytes into every decoder: at least 100,000 inputs per message family, from a
 // fixed-seed mt19937_64. Mutations of valid encodings (bit flips, truncation, insertion, deletion,
 // length-field corruption, interesting bytes, splices, type corruption) plus pure random bytes.
-// For every input:
+// For every input (tests/wire_lite/decoder_checks.h, which the libFuzzer target shares):
 //  - no crash, hang or leak (the binary runs under ASan + UBSan in CI);
 //  - consumed never exceeds the input; Ok consumes at least one byte;
 //  - Malformed carries a message that starts with the message's name and names a field;
@@ -17,6 +17,7 @@
 #include <random>
 
 #include "tests/wire_lite/codecs.h"
+#include "tests/wire_lite/decoder_checks.h"
 
 namespace moq::wire::lite::test {
 namespace {
@@ -132,79 +133,6 @@ class Mutator {
   std::mt19937_64 rng_;
 };
 
-struct Checker {
-  const Codec& codec;
-  LiteVersion version;
-  Mutator& rng;
-  int failures = 0;
-  std::map<DecodeStatus, size_t> statuses;
-
-  void fail(const std::string& what, const Buf& in) {
-    if (++failures <= kMaxReportedFailures) {
-      ADD_FAILURE() << codec.names[0] << " on " << version_name(version) << ": " << what
-                    << "\n  input: " << to_hex(in);
-    }
-  }
-
-  bool same(const Outcome& a, const Outcome& b) {
-    return a.status == b.status && a.consumed == b.consumed && a.error == b.error;
-  }
-
-  void check(const Buf& in) {
-    const Outcome o = codec.decode(in, version);
-    ++statuses[o.status];
-    if (o.consumed > in.size()) fail("consumed past the input", in);
-    switch (o.status) {
-      case DecodeStatus::Ok:
-        if (o.consumed == 0) fail("Ok consumed nothing", in);
-        break;
-      case DecodeStatus::Malformed: {
-        bool named = false;
-        for (const auto& n : codec.names)
-          named = named || starts_with(o.error, n + ":");
-        if (!named) fail("error does not start with the message name: '" + o.error + "'", in);
-        if (o.error.find("field '") == std::string::npos &&
-            o.error.find("not defined on") == std::string::npos) {
-          fail("error names no field: '" + o.error + "'", in);
-        }
-        if (o.code != session_code::kProtocolViolation) fail("error code is not 0x3", in);
-        break;
-      }
-      case DecodeStatus::NeedMore:
-        if (codec.framing == Framing::Datagram) fail("NeedMore for a datagram", in);
-        if (o.needed <= in.size()) fail("NeedMore asks for no more bytes", in);
-        break;
-    }
-    if (codec.framing != Framing::Datagram) check_final(in, o);
-    if (o.status == DecodeStatus::Ok) {
-      const std::string why = codec.reencode(in, version);
-      if (!why.empty()) fail(why, in);
-    }
-  }
-
-  // Decisions are final: prefixes and extensions agree with the whole input.
-  void check_final(const Buf& in, const Outcome& o) {
-    // Prefixes are checked on half of the inputs to keep the run short under ASan.
-    if (!in.empty() && rng.below(2) == 0) {
-      const size_t k = rng.below(in.size());
-      const Outcome p = codec.decode({in.data(), k}, version);
-      if (p.status != DecodeStatus::NeedMore && !same(p, o)) {
-        fail("prefix of " + std::to_string(k) + " bytes decided differently: '" + p.error + "'",
-             in);
-      }
-      if (o.status == DecodeStatus::NeedMore &&
-          (p.status != DecodeStatus::NeedMore || p.needed > o.needed)) {
-        fail("a prefix of a NeedMore input is not NeedMore with a smaller need", in);
-      }
-    }
-    // Extensions are checked on a quarter of the inputs to keep the run short under ASan.
-    if (o.status != DecodeStatus::NeedMore && rng.below(4) == 0) {
-      const Outcome e = codec.decode(cat(in, rng.random_bytes(6)), version);
-      if (!same(e, o)) fail("appending bytes changed the outcome: '" + e.error + "'", in);
-    }
-  }
-};
-
 void fuzz_family(const std::string& family, uint64_t seed) {
   Mutator rng(seed);
   std::vector<Codec> codecs;
@@ -223,7 +151,17 @@ void fuzz_family(const std::string& family, uint64_t seed) {
         if (s.size() <= kMaxSeedSize) seeds.push_back(std::move(s));
     ASSERT_FALSE(seeds.empty()) << c.names[0];
     for (LiteVersion v : kVersions) {
-      Checker checker{c, v, rng, 0, {}};
+      int failures = 0;
+      DecoderChecker checker{c,
+                             v,
+                             [&](uint64_t n) { return rng.below(n); },
+                             [&](const std::string& what, const Buf& in) {
+                               if (++failures <= kMaxReportedFailures) {
+                                 ADD_FAILURE() << c.names[0] << " on " << version_name(v) << ": "
+                                               << what << "\n  input: " << to_hex(in);
+                               }
+                             },
+                             {}};
       for (size_t i = 0; i < per_run; ++i) {
         const Buf& a = seeds[rng.below(seeds.size())];
         const Buf& b = seeds[rng.below(seeds.size())];

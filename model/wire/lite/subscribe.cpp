@@ -42,6 +42,7 @@ template <class Msg>
 Decoded<SubscribeReply> decode_reply_body(std::span<const uint8_t> in, size_t offset,
                                           LiteVersion v) {
   auto r = detail::decode_sized<Msg>(in, offset, v, Msg::kName, [v](Reader& b, Msg& m) {
+    (void)v;  // read by SUBSCRIBE_END only (clang warns of the capture in the other replies)
     if constexpr (std::is_same_v<Msg, SubscribeOk>) {
       m.group = b.varint("Group");
     } else if constexpr (std::is_same_v<Msg, SubscribeEnd>) {

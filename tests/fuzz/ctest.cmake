@@ -1,0 +1,26 @@
+# The `fuzz` ctest label of the test configuration: the libFuzzer targets are built by clang in
+# a tree of their own (build/test/fuzz, MOQ_FUZZ), and each runs for a bounded time on its
+# generated seeds (tests/fuzz/run-target). tools/fuzz runs them for longer.
+find_program(MOQ_CLANG clang)
+find_program(MOQ_CLANGXX clang++)
+if(NOT MOQ_CLANG OR NOT MOQ_CLANGXX)
+  message(WARNING "no clang: the fuzz tests are left out (Debian packages 'clang' and "
+                  "'libclang-rt-14-dev'; tools/deps installs them)")
+  return()
+endif()
+include(ExternalProject)
+set(MOQ_FUZZ_DIR ${CMAKE_BINARY_DIR}/fuzz)
+ExternalProject_Add(moq_fuzz_tree
+  SOURCE_DIR ${PROJECT_SOURCE_DIR}
+  BINARY_DIR ${MOQ_FUZZ_DIR}
+  CMAKE_ARGS -DCMAKE_BUILD_TYPE=Release -DMOQ_FUZZ=ON -DMOQ_TESTS=OFF -G Ninja
+             -DCMAKE_C_COMPILER=${MOQ_CLANG} -DCMAKE_CXX_COMPILER=${MOQ_CLANGXX}
+             -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
+  BUILD_ALWAYS ON
+  INSTALL_COMMAND "")
+foreach(target wire_lite wire_ietf)
+  add_test(NAME fuzz.${target}
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/run-target ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_${target}
+                   ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds ${CMAKE_BINARY_DIR}/fuzz-work/${target} 30)
+  set_tests_properties(fuzz.${target} PROPERTIES LABELS "fuzz" TIMEOUT 300)
+endforeach()

@@ -1,8 +1,9 @@
 // moqbench_gbench: every case of every scenario's default sweep grid as a Google Benchmark, for
 // those who drive benchmarks through Google Benchmark. One benchmark iteration is one round
 // (set up and warmed up once, outside timing; each round's delivery is checked outside timing).
-// Counters per round (averaged over iterations): instructions (when a counter is available),
-// allocations and allocation_bytes, plus the stack's streams_opened, wire_bytes and tasks_run.
+// Counters per round, medians over the iterations as moqbench reports them (the names end in
+// _median): instructions (when a counter is available), allocations (and allocations_max, the
+// worst round) and allocation_bytes, plus the stack's streams_opened, wire_bytes and tasks_run.
 //
 // Instruction counter: --moq_counter=perf|callgrind|none (default: perf where the PMU works, else
 // none). callgrind re-runs the binary under valgrind; pair it with a short
@@ -61,15 +62,12 @@ void run_benchmark(benchmark::State& state, const CaseSpec* spec,
       return;
     }
   }
-  uint64_t instructions = 0, allocs = 0, alloc_bytes = 0, rounds = 0;
-  moq::harness::StackCounts first = c.stack_counts();
-  moq::harness::StackCounts outside{};  // stack counts of prepare/check, kept out of the totals
+  // One sample per measured round, as moqbench takes them; pushed outside the measured region.
+  std::vector<uint64_t> instructions, allocs, alloc_bytes, streams, wire, tasks;
   for (auto _ : state) {
     state.PauseTiming();
-    moq::harness::StackCounts a = c.stack_counts();
     c.prepare_round(round);
-    moq::harness::StackCounts b = c.stack_counts();
-    outside.tasks_run += b.tasks_run - a.tasks_run;
+    const moq::harness::StackCounts a = c.stack_counts();
     state.ResumeTiming();
     if (counter) {
       if (moq::Status st = counter->start(); !st) {
@@ -83,29 +81,35 @@ void run_benchmark(benchmark::State& state, const CaseSpec* spec,
     moq::Result<moq::counters::InstrReading> reading = moq::counters::InstrReading{};
     if (counter) reading = counter->stop();
     state.PauseTiming();
+    const moq::harness::StackCounts b = c.stack_counts();
     std::string bad = !st ? st.error().message : !reading ? reading.error().message : check(round);
     if (!bad.empty()) {
       state.SkipWithError(bad.c_str());
       break;
     }
-    instructions += reading->instructions;
-    allocs += used.allocs;
-    alloc_bytes += used.bytes;
-    ++rounds;
+    instructions.push_back(reading->instructions);
+    allocs.push_back(used.allocs);
+    alloc_bytes.push_back(used.bytes);
+    streams.push_back(b.streams_opened - a.streams_opened);
+    wire.push_back(b.wire_bytes - a.wire_bytes);
+    tasks.push_back(b.tasks_run - a.tasks_run);
     ++round;
     state.ResumeTiming();
   }
-  if (rounds == 0) return;
-  moq::harness::StackCounts last = c.stack_counts();
-  auto per_round = [&](uint64_t total) {
-    return benchmark::Counter(static_cast<double>(total), benchmark::Counter::kAvgIterations);
+  if (instructions.empty()) return;
+  // Medians per round (the lower middle, as moqbench's results), and the allocation maximum
+  // (allocation budgets are maxima: a median hides a round that allocates). The names say so.
+  auto set = [&](const char* name, std::vector<uint64_t> samples, bool with_max = false) {
+    const moq::results::MetricStats s = *moq::results::compute_stats(std::move(samples));
+    state.counters[std::string(name) + "_median"] = static_cast<double>(s.median);
+    if (with_max) state.counters[std::string(name) + "_max"] = static_cast<double>(s.max);
   };
-  if (counter) state.counters["instructions"] = per_round(instructions);
-  state.counters["allocations"] = per_round(allocs);
-  state.counters["allocation_bytes"] = per_round(alloc_bytes);
-  state.counters["streams_opened"] = per_round(last.streams_opened - first.streams_opened);
-  state.counters["wire_bytes"] = per_round(last.wire_bytes - first.wire_bytes);
-  state.counters["tasks_run"] = per_round(last.tasks_run - first.tasks_run - outside.tasks_run);
+  if (counter) set("instructions", std::move(instructions));
+  set("allocations", std::move(allocs), true);
+  set("allocation_bytes", std::move(alloc_bytes));
+  set("streams_opened", std::move(streams));
+  set("wire_bytes", std::move(wire));
+  set("tasks_run", std::move(tasks));
   c.teardown();
 }
 
@@ -141,6 +145,24 @@ int gbench_main(int argc, char** argv) {
   if (!choice) {
     std::cerr << "moqbench_gbench: " << choice.error().message << '\n';
     return 2;
+  }
+  // choose_counter() was asked for one backend either way; say "asked for" only when the user
+  // asked (the default is ours: perf where it works, else none; callgrind under valgrind).
+  if (counter_flag.empty()) {
+    switch (choice->backend) {
+      case moq::results::CounterBackend::kPerf:
+        choice->why =
+            "counter perf (the default where the PMU works): event " + choice->counter->event();
+        break;
+      case moq::results::CounterBackend::kCallgrind:
+        choice->why = "counter callgrind (the default under valgrind)";
+        break;
+      case moq::results::CounterBackend::kNone:
+        choice->why =
+            "counter none (the default without a working PMU; --moq_counter=callgrind counts "
+            "under valgrind): instructions are not counted";
+        break;
+    }
   }
   std::cerr << "moqbench_gbench: " << choice->why << '\n';
   if (choice->reexec) {

@@ -18,6 +18,7 @@
 #include "harness/runner/memory_estimate.h"
 #include "harness/runner/registrar.h"
 #include "reports/schema/results_file.h"
+#include "tests/harness/scratch_dir_test.h"
 #include "tests/harness/subprocess.h"
 
 #ifndef MOQBENCH
@@ -38,19 +39,9 @@ using testing::RunningProcess;
 // The harness's own cost per measured round, measured with the empty_round scenario.
 constexpr uint64_t kHarnessOverheadBudget = 2000;
 
-class MoqbenchBinaryTest : public ::testing::Test {
+class MoqbenchBinaryTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("moq-moqbench-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::vector<std::string> env() const { return {"TMPDIR=" + dir_.string()}; }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(MoqbenchBinaryTest, BadInputExitsTwo) {

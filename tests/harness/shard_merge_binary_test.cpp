@@ -3,12 +3,12 @@
 // shard and a shard of another sweep are reported.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
 
 #include "reports/schema/results_file.h"
+#include "tests/harness/scratch_dir_test.h"
 #include "tests/harness/subprocess.h"
 
 namespace moq::harness {
@@ -19,17 +19,8 @@ using testing::ProcessResult;
 using testing::run_process;
 using testing::RunningProcess;
 
-class ShardMergeTest : public ::testing::Test {
+class ShardMergeTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("moq-shard-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
   // The sweep the tests shard: both benches, two scenarios, two versions (allocations and
   // delivery are exact without an instruction counter; wall time is not compared).
   std::vector<std::string> sweep(const std::string& out, const std::vector<std::string>& more,
@@ -53,8 +44,6 @@ class ShardMergeTest : public ::testing::Test {
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
     return r.ok() ? *r : results::ResultsFile{};
   }
-
-  std::filesystem::path dir_;
 };
 
 TEST_F(ShardMergeTest, ThreeShardsRunAtOnceMergeIntoTheUnshardedSweep) {

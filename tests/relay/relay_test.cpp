@@ -18,6 +18,22 @@ namespace {
 
 using VersionPair = std::tuple<Version, Version>;
 
+// A new viewer of `version` on the relay FETCHes group `group` of demo's video and reads it whole.
+struct Fetched {
+  Client* fetcher;
+  Drained drained;
+  std::string error;  // the fetch's error, when it ended Aborted
+};
+Fetched fetch_from_a_new_viewer(RelayWorld& w, Version version, uint64_t group) {
+  Client& fetcher = w.connect(version, false);
+  auto fetched = fetcher.session->fetch(Path("demo"), "video", group);
+  EXPECT_TRUE(fetched) << fetched.error().message;
+  if (!fetched) return {&fetcher, {}, fetched.error().message};
+  w.settle();
+  Drained d = drain_frames(*fetched);
+  return {&fetcher, d, fetched->error().message};
+}
+
 class RelayAcrossVersions : public ::testing::TestWithParam<VersionPair> {};
 
 TEST_P(RelayAcrossVersions, ViewersOfAnotherVersionShareOneUpstreamSubscription) {
@@ -65,13 +81,9 @@ TEST_P(RelayAcrossVersions, AFetchOfAGroupTheRelayHoldsIsServedWithoutAskingUpst
 
   // (A -18 live subscription's joining FETCH counts as a fetch stream: compare, do not assume 0.)
   const uint64_t fetches = pub.session->counters().accepted(session::StreamKind::Fetch);
-  Client& fetcher = w.connect(viewer_version, false);
-  auto fetched = fetcher.session->fetch(Path("demo"), "video", 0);
-  ASSERT_TRUE(fetched) << fetched.error().message;
-  w.settle();
-  Drained d = drain_frames(*fetched);
-  EXPECT_EQ(d.last, Next::End) << (fetched->error().message);
-  EXPECT_EQ(d.frames,
+  Fetched f = fetch_from_a_new_viewer(w, viewer_version, 0);
+  EXPECT_EQ(f.drained.last, Next::End) << f.error;
+  EXPECT_EQ(f.drained.frames,
             (std::vector<std::string>{payload(0, 0), payload(0, 1), payload(0, 2), payload(0, 3)}));
   EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Fetch), fetches);
 }
@@ -95,15 +107,12 @@ TEST_P(RelayAcrossVersions, AFetchOfAGroupTheRelayLetGoIsAskedUpstreamOnce) {
   expect_groups(*track, 2, 3);
 
   const uint64_t fetches = pub.session->counters().accepted(session::StreamKind::Fetch);
-  Client& fetcher = w.connect(viewer_version, false);
-  auto fetched = fetcher.session->fetch(Path("demo"), "video", 0);
-  ASSERT_TRUE(fetched) << fetched.error().message;
-  w.settle();
-  Drained d = drain_frames(*fetched);
-  EXPECT_EQ(d.last, Next::End) << (fetched->error().message);
-  EXPECT_EQ(d.frames, (std::vector<std::string>{payload(0, 0), payload(0, 1), payload(0, 2)}));
+  Fetched f = fetch_from_a_new_viewer(w, viewer_version, 0);
+  EXPECT_EQ(f.drained.last, Next::End) << f.error;
+  EXPECT_EQ(f.drained.frames,
+            (std::vector<std::string>{payload(0, 0), payload(0, 1), payload(0, 2)}));
   EXPECT_EQ(pub.session->counters().accepted(session::StreamKind::Fetch), fetches + 1);
-  EXPECT_EQ(fetcher.session->counters().protocol_errors, 0u);
+  EXPECT_EQ(f.fetcher->session->counters().protocol_errors, 0u);
   EXPECT_EQ(pub.session->counters().protocol_errors, 0u);
 }
 

@@ -1,5 +1,5 @@
 // The transport interface the sessions are written against. Two backends implement it:
-// sim/memory (deterministic, in-process) and, later, sim/quic (ngtcp2). Session code never knows
+// sim/memory (deterministic, in-process) and sim/quic (ngtcp2). Session code never knows
 // which one it runs on.
 //
 // Conventions:
@@ -33,6 +33,11 @@ constexpr uint64_t kStreamReset = 0x1001;       // write/finish after our own re
 constexpr uint64_t kStreamStopped = 0x1002;     // read after our own stop()
 constexpr uint64_t kConnectionClosed = 0x1003;  // any use after the connection closed locally
 constexpr uint64_t kDatagramTooLarge = 0x1004;
+// Connection endings a real network adds (sim/quic); the message names the cause.
+constexpr uint64_t kIdleTimeout = 0x1005;      // nothing heard from the peer for the idle timeout
+constexpr uint64_t kHandshakeFailed = 0x1006;  // TLS refused (ALPN, certificate) or timed out
+constexpr uint64_t kUnreachable = 0x1007;      // nothing listens at the address
+constexpr uint64_t kQuicError = 0x1008;        // a QUIC protocol error (not an application close)
 }  // namespace transport_error
 
 class SendStream {

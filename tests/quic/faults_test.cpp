@@ -1,0 +1,167 @@
+// Bad input and faults over QUIC end with an error that names the cause, never a hang or a
+// crash: a wrong ALPN, an untrusted certificate, a peer that vanishes, a port with nothing
+// listening, and a datagram of random bytes.
+#include <gtest/gtest.h>
+
+#include "sim/quic/udp.h"
+#include "tests/quic/quic_fixture.h"
+
+namespace moq::sim::quic::testing {
+namespace {
+
+using QuicFaults = QuicTest;
+
+// Starts a client connection and runs until it is established or closed.
+std::unique_ptr<QuicConnection> attempt(QuicTest& t, Executor& ex, QuicEndpoint& ep,
+                                        const Address& to, const std::string& alpn,
+                                        std::shared_ptr<TlsTrust> trust) {
+  std::unique_ptr<QuicConnection> c = ok(ep.connect(to, alpn, std::move(trust)));
+  Status st = ex.run_until([&] { return c->established() || c->close_error(); }, 5'000'000);
+  EXPECT_TRUE(st.ok()) << st.error().message;
+  (void)t;
+  return c;
+}
+
+TEST_F(QuicFaults, AWrongAlpnIsRefusedNamingTheAlpn) {
+  build();
+  std::unique_ptr<QuicConnection> c =
+      attempt(*this, executor_, *client_ep_, server_address(), "moq-nonsense-1", trust_server());
+  ASSERT_TRUE(c->close_error());
+  EXPECT_FALSE(c->established());
+  EXPECT_EQ(c->close_error()->code, transport_error::kHandshakeFailed);
+  EXPECT_NE(c->close_error()->message.find("alert 120"), std::string::npos)
+      << c->close_error()->message;
+  EXPECT_NE(c->close_error()->message.find("moq-nonsense-1"), std::string::npos)
+      << c->close_error()->message;
+  EXPECT_FALSE(server_ep_->accept()) << "the server accepted nothing";
+}
+
+TEST_F(QuicFaults, AnUntrustedCertificateIsRefusedSayingSo) {
+  build();
+  std::shared_ptr<TlsIdentity> other = ok(TlsIdentity::self_signed());
+  std::unique_ptr<QuicConnection> c =
+      attempt(*this, executor_, *client_ep_, server_address(), kAlpn,
+              ok(TlsTrust::of_pem(other->certificate_pem())));
+  ASSERT_TRUE(c->close_error());
+  EXPECT_EQ(c->close_error()->code, transport_error::kHandshakeFailed);
+  EXPECT_NE(c->close_error()->message.find("NOT trusted"), std::string::npos)
+      << c->close_error()->message;
+}
+
+TEST_F(QuicFaults, APeerThatVanishesEndsInAnIdleTimeout) {
+  QuicSettings s;
+  s.idle_timeout_ns = 2'000'000'000;
+  build(s, s);
+  connect();
+  net_->set_loss(1.0);
+  run([&] { return client_->close_error().has_value(); });
+  EXPECT_EQ(client_->close_error()->code, transport_error::kIdleTimeout);
+  EXPECT_NE(client_->close_error()->message.find("idle timeout"), std::string::npos)
+      << client_->close_error()->message;
+  EXPECT_NE(client_->close_error()->message.find("2.0 s"), std::string::npos)
+      << client_->close_error()->message;
+}
+
+TEST_F(QuicFaults, RandomBytesAreIgnoredAndTheConnectionGoesOn) {
+  build();
+  connect();
+  DatagramSocket& stranger = net_->socket();
+  SeededEntropy rng(99);
+  for (int i = 0; i < 50; ++i) {
+    uint8_t junk[1200];
+    rng.fill(junk, sizeof junk);
+    stranger.send_to(server_address(), {junk, 1 + static_cast<size_t>(i) * 23});
+  }
+  SendStreamPtr s = ok(client_->open_uni());
+  write_all(*s, pattern(1000, 1));
+  RecvStreamPtr r;
+  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  EXPECT_EQ(read_all(*r), pattern(1000, 1).view());
+  const EndpointStats& st = server_ep_->stats();
+  EXPECT_EQ(st.not_quic + st.unknown_id + st.refused_initial, 50u);
+  EXPECT_FALSE(server_->close_error());
+}
+
+// ---- Real UDP on loopback ----
+
+class QuicUdp : public ::testing::Test {
+ protected:
+  QuicUdp() : executor_(clock_), loop_(executor_) {}
+  RealClock clock_;
+  Executor executor_;
+  UdpLoop loop_;
+  SystemEntropy entropy_;
+};
+
+TEST_F(QuicUdp, APortWithNothingListeningFailsAtOnceNamingTheAddress) {
+  // A port that was just free: bind, note it, close.
+  Address dead;
+  {
+    std::unique_ptr<UdpSocket> probe = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+    dead = probe->local_address();
+  }
+  std::unique_ptr<UdpSocket> sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+  loop_.add(*sock);
+  QuicEndpoint ep(executor_, *sock, entropy_);
+  std::unique_ptr<QuicConnection> c = ok(ep.connect(dead, "moq-lite-06", ok(TlsTrust::anything())));
+  Status st = loop_.run_until([&] { return c->close_error().has_value(); }, 3'000'000'000,
+                              "connecting to a dead port");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(c->close_error()->code, transport_error::kUnreachable);
+  EXPECT_NE(c->close_error()->message.find(dead.to_string()), std::string::npos)
+      << c->close_error()->message;
+}
+
+TEST_F(QuicUdp, StreamsCrossLoopbackInOneProcess) {
+  std::unique_ptr<UdpSocket> server_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+  std::unique_ptr<UdpSocket> client_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+  loop_.add(*server_sock);
+  loop_.add(*client_sock);
+  std::shared_ptr<TlsIdentity> id = ok(TlsIdentity::self_signed());
+  QuicEndpoint server_ep(executor_, *server_sock, entropy_);
+  server_ep.listen(id, {"moq-lite-06"});
+  QuicEndpoint client_ep(executor_, *client_sock, entropy_);
+  std::unique_ptr<QuicConnection> client = ok(client_ep.connect(
+      server_sock->local_address(), "moq-lite-06", ok(TlsTrust::of_pem(id->certificate_pem()))));
+  std::unique_ptr<QuicConnection> server;
+  ASSERT_TRUE(loop_
+                  .run_until(
+                      [&] {
+                        if (!server) server = server_ep.accept();
+                        return (server && client->established()) || client->close_error();
+                      },
+                      3'000'000'000, "handshake")
+                  .ok());
+  ASSERT_FALSE(client->close_error()) << client->close_error()->message;
+  BidiStream b = ok(client->open_bidi());
+  ASSERT_TRUE(b);
+  const Bytes data = pattern(500'000, 8);
+  BufChain chain;
+  chain.push(data);
+  BidiStream a;
+  std::string got;
+  bool finished = false;
+  Status st = loop_.run_until(
+      [&] {
+        if (!chain.empty()) (void)b.send->write(chain);
+        if (chain.empty() && !finished) finished = b.send->finish().ok();
+        if (!a) a = ok(server->accept_bidi());
+        if (!a) return false;
+        for (;;) {
+          Bytes chunk;
+          ReadResult r = a.recv->read(chunk);
+          if (r.status == ReadStatus::Data) {
+            got.append(chunk.view());
+            continue;
+          }
+          return r.status == ReadStatus::Fin;
+        }
+      },
+      5'000'000'000, "transfer");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_EQ(got, data.view());
+  EXPECT_GT(client->wire_stats().packets_sent, 300u);
+}
+
+}  // namespace
+}  // namespace moq::sim::quic::testing

@@ -130,6 +130,18 @@ struct ConnectionStats {
   uint64_t max_queued_bytes = 0;  // high-water mark of bytes sent but not yet read by the peer
 };
 
+// What a transport with a wire (sim/quic) adds: UDP datagrams and their payload bytes. Apart
+// from ConnectionStats so that sim/memory's per-endpoint state keeps its size (its hot paths
+// index it by side).
+struct WireStats {
+  uint64_t packets_sent = 0;
+  uint64_t packets_received = 0;
+  uint64_t udp_bytes_sent = 0;
+  uint64_t udp_bytes_received = 0;
+  uint64_t send_failures = 0;        // datagrams the socket could not take (QUIC: as if lost)
+  uint64_t library_allocations = 0;  // heap allocations the QUIC library made (ngtcp2_mem)
+};
+
 class Connection {
  public:
   virtual ~Connection() = default;
@@ -163,6 +175,8 @@ class Connection {
   virtual WaitList& closed() = 0;
 
   virtual const ConnectionStats& stats() const = 0;
+  // Null for a transport without a wire (sim/memory).
+  virtual const WireStats* wire_stats() const { return nullptr; }
 };
 
 }  // namespace moq

@@ -45,7 +45,7 @@ class Churn final : public harness::Case {
         held_subscriptions_.push_back(std::move(*sub));
       }
     }
-    return settle(world_.executor(), "holding the subscriptions");
+    return world_.settle("holding the subscriptions");
   }
 
   Status run_round(uint64_t round) override {
@@ -55,10 +55,10 @@ class Churn final : public harness::Case {
     Result<TrackConsumer> sub =
         viewer.session->subscribe(world_.publishers()[0].path, churned.name());
     if (!sub) return Error{0, "subscribe: " + sub.error().message};
-    if (Status st = settle(world_.executor(), "the churned subscription"); !st) return st;
+    if (Status st = world_.settle("the churned subscription"); !st) return st;
     requested_ = churned.consumer_count() > 0;
     *sub = TrackConsumer();
-    if (Status st = settle(world_.executor(), "its cancel"); !st) return st;
+    if (Status st = world_.settle("its cancel"); !st) return st;
     if (Status st = world_.let_relays_go(); !st) return st;
     cancelled_ = churned.consumer_count() == 0;
     return {};
@@ -95,7 +95,8 @@ harness::ScenarioDef churn_scenario() {
   def.axes = {harness::AxisSpec::version(), relays_axis(),
               harness::AxisSpec::integer("sessions", "viewer sessions", 4, 1, 1024, {1, 16, 128}),
               harness::AxisSpec::integer("held", "subscriptions each session holds open", 16, 1,
-                                         4096, {1, 64, 1024})};
+                                         4096, {1, 64, 1024}),
+              transport_axis()};
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

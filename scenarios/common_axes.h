@@ -7,6 +7,7 @@
 
 #include "harness/runner/scenario.h"
 #include "model/base/result.h"
+#include "scenarios/world_net.h"
 
 namespace moq::scenarios {
 

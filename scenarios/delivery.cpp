@@ -74,7 +74,7 @@ class Delivery final : public harness::Case {
       viewers[v].log.reserve(frames, frames);
     }
     writers_.resize(total);
-    if (Status st = settle(world_.executor(), "subscribing"); !st) return st;
+    if (Status st = world_.settle("subscribing"); !st) return st;
     // Relay bench: each relay holds one upstream subscription per watched broadcast it copies,
     // made at setup, the same in every round (checked after each).
     world_.expect_current_upstream();
@@ -85,7 +85,7 @@ class Delivery final : public harness::Case {
 
   Status run_round(uint64_t round) override {
     if (Status st = write(round); !st) return st;
-    if (Status st = settle(world_.executor(), "delivery round"); !st) return st;
+    if (Status st = world_.settle("delivery round"); !st) return st;
     std::vector<ModelViewer>& viewers = world_.viewers();
     for (uint64_t g = 0; g < shape_.burst; ++g) {
       for (size_t v = 0; v < viewers.size(); ++v) {
@@ -238,6 +238,7 @@ harness::ScenarioDef delivery_scenario() {
       harness::AxisSpec::integer("burst", "groups per watched broadcast per round", 1, 1, 64),
       paced,
       frame_size_axis(),
+      transport_axis(),
   };
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);

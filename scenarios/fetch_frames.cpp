@@ -46,7 +46,7 @@ class FetchFrames final : public ModelWorldCase {
       if (!f) return Error{0, "viewer " + std::to_string(i) + ": fetch: " + f.error().message};
       fetches_[i] = std::move(*f);
     }
-    if (Status st = settle(world().executor(), "fetch round"); !st) return st;
+    if (Status st = world().settle("fetch round"); !st) return st;
     for (size_t i = 0; i < viewers.size(); ++i) {
       if (Status st = read_to_end(fetches_[i], viewers[i].log, "the fetch"); !st)
         return Error{0, "viewer " + std::to_string(i) + ": " + st.error().message};
@@ -71,7 +71,8 @@ harness::ScenarioDef fetch_frames_scenario() {
               publishers_axis(),
               viewers_axis(),
               frames_axis(),
-              frame_size_axis()};
+              frame_size_axis(),
+              transport_axis()};
   def.make = make_world_group_case<FetchFrames>;
   // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.
   def.estimate_memory = [](const harness::CaseSpec& spec) {

@@ -53,7 +53,7 @@ class FetchRange final : public ModelWorldCase {
         fetches_[i * burst_ + g] = std::move(*f);
       }
     }
-    if (Status st = settle(world().executor(), "fetch_range round"); !st) return st;
+    if (Status st = world().settle("fetch_range round"); !st) return st;
     for (size_t i = 0; i < viewers.size(); ++i) {
       for (uint64_t g = 0; g < burst_; ++g) {
         if (Status st = read_to_end(fetches_[i * burst_ + g], viewers[i].log, "a fetch"); !st)
@@ -84,6 +84,7 @@ harness::ScenarioDef fetch_range_scenario() {
       harness::AxisSpec::integer("burst", "groups written and fetched per round", 4, 1, 256,
                                  {1, 8}),
       frame_size_axis(),
+      transport_axis(),
   };
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);

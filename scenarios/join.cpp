@@ -46,7 +46,7 @@ class JoinCase : public harness::Case {
         if (Status st = g->write_frame(k, payloads_.payload(b * kFrames + k)); !st) return st;
       if (Status st = g->finish(); !st) return st;
     }
-    return settle(world_.executor(), "writing the rooms' groups");
+    return world_.settle("writing the rooms' groups");
   }
 
   harness::RoundCheck check_round(uint64_t round) override {
@@ -70,14 +70,14 @@ class JoinCase : public harness::Case {
     viewer_ = *v;
     Result<AnnounceConsumer> resolving = viewer_->session->announced(path);
     if (!resolving) return Error{0, "announced: " + resolving.error().message};
-    if (Status st = settle(world_.executor(), "resolving the broadcast"); !st) return st;
+    if (Status st = world_.settle("resolving the broadcast"); !st) return st;
     AnnounceEvent e;
     if (resolving->next(e) != Next::Ready || e.kind != AnnounceEvent::Kind::Announce)
       return Error{0, path.str() + " was not announced to the joining viewer"};
     Result<TrackConsumer> track = viewer_->session->subscribe(path, "video");
     if (!track) return Error{0, "subscribe: " + track.error().message};
     track_ = std::move(*track);
-    if (Status st = settle(world_.executor(), "joining"); !st) return st;
+    if (Status st = world_.settle("joining"); !st) return st;
     GroupConsumer group;
     if (track_.next(group) != Next::Ready)
       return Error{0, "the joining viewer got no group of " + path.str() + " (" +
@@ -141,10 +141,10 @@ class JoinStale final : public Join {
       if (!t) return t.error();
       once.push_back(std::move(*t));
     }
-    if (Status st = settle(world_.executor(), "watching every broadcast once"); !st) return st;
+    if (Status st = world_.settle("watching every broadcast once"); !st) return st;
     once.clear();
     world_.remove_last_viewer();
-    if (Status st = settle(world_.executor(), "leaving them"); !st) return st;
+    if (Status st = world_.settle("leaving them"); !st) return st;
     world_.expect_current_upstream();
     return {};
   }
@@ -152,7 +152,7 @@ class JoinStale final : public Join {
   // The last round's viewer leaves; time stands still, so the relays' copies stay.
   void prepare_round(uint64_t /*round*/) override {
     leave();
-    prepared_ = settle(world_.executor(), "the last viewer leaving");
+    prepared_ = world_.settle("the last viewer leaving");
   }
 
  private:
@@ -171,7 +171,7 @@ class Leave final : public JoinCase {
   Status run_round(uint64_t /*round*/) override {
     if (!prepared_) return Error{0, "the round's join: " + prepared_.error().message};
     viewer_->session->close(0, "leaving");
-    return settle(world_.executor(), "the viewer's leaving");
+    return world_.settle("the viewer's leaving");
   }
 
  private:
@@ -198,7 +198,8 @@ std::vector<harness::AxisSpec> join_axes() {
   relays.sweep_ints = {1, 2, 8};
   return {harness::AxisSpec::version(), relays,
           harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 1, 1, 4096,
-                                     {1, 64, 1024})};
+                                     {1, 64, 1024}),
+          transport_axis()};
 }
 
 harness::ScenarioDef join_scenario() {

@@ -26,16 +26,25 @@ Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
   config.publishers = static_cast<uint32_t>(spec.integer("publishers"));
   config.viewers = static_cast<uint32_t>(spec.integer("viewers"));
   if (spec.bench() == "relay") config.relays = static_cast<uint32_t>(spec.integer("relays"));
+  Result<Transport> transport = transport_of(spec);
+  if (!transport) return transport.error();
+  config.transport = *transport;
   return config;
 }
 
 Status ModelWorld::build(const ModelWorldConfig& config) {
-  probe_.set_executor(&executor_);
+  if (config.transport != Transport::Memory) {
+    executor_.reset();
+    clock_ = make_world_clock(config.transport);
+    executor_ = std::make_unique<Executor>(*clock_);
+  }
+  net_ = make_world_net(config.transport, *executor_);
+  probe_.set_executor(executor_.get());
   publishers_.resize(config.publishers);
   for (uint32_t p = 0; p < config.publishers; ++p) {
     ModelPublisher& pub = publishers_[p];
     pub.origin = OriginProducer::create();
-    pub.broadcast = BroadcastProducer::create(clock_);
+    pub.broadcast = BroadcastProducer::create(*clock_);
     TrackInfo info;
     info.cache.max_groups = config.cached_groups;
     Result<TrackProducer> track = pub.broadcast.create_track("video", info);
@@ -53,19 +62,17 @@ Status ModelWorld::build(const ModelWorldConfig& config) {
   config_ = config;
   Status st = config.relays == 0 ? connect_direct(config) : connect_relays(config);
   if (!st) return st;
-  return settle(executor_, "connecting the sessions");
+  return settle("connecting the sessions");
 }
 
-namespace {
-
-Result<sim::memory::ConnectionPair> connect(Executor& executor, const ModelWorldConfig& config) {
-  sim::memory::PairConfig pair;
-  pair.alpn = std::string(session::version_alpn(config.version));
-  pair.max_bidi = config.max_bidi;
-  return sim::memory::make_pair(executor, pair);
+Status ModelWorld::settle(const char* what) {
+  return net_->settle(what, kRoundStepBudget);
 }
 
-}  // namespace
+Result<Link> ModelWorld::connect() {
+  return net_->connect(std::string(session::version_alpn(config_.version)),
+                       LinkLimits{config_.max_bidi});
+}
 
 Status ModelWorld::connect_direct(const ModelWorldConfig& config) {
   for (uint32_t i = 0; i < config.viewers; ++i)
@@ -79,16 +86,16 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
     relay::RelayConfig rc;
     rc.hop_id = 0x4e1a + r;
     rc.cache.max_groups = config.cached_groups;
-    relays_.push_back(std::make_unique<relay::Relay>(executor_, rc));
+    relays_.push_back(std::make_unique<relay::Relay>(*executor_, rc));
   }
   // The mesh: relay b dials relay a for every a < b; both ends are peers.
   for (uint32_t b = 0; b < count; ++b) {
     for (uint32_t a = 0; a < b; ++a) {
       const std::string what = "relays " + std::to_string(a) + " and " + std::to_string(b);
-      Result<sim::memory::ConnectionPair> conns = connect(executor_, config);
+      Result<Link> conns = connect();
       if (!conns) return Error{0, what + ": " + conns.error().message};
       mesh_.push_back(std::move(*conns));
-      sim::memory::ConnectionPair& link = mesh_.back();
+      Link& link = mesh_.back();
       if (auto s = relays_[a]->add_peer(*link.server); !s)
         return Error{0, what + ": " + s.error().message};
       if (auto s = relays_[b]->add_peer(*link.client); !s)
@@ -100,7 +107,7 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
   for (uint32_t p = 0; p < config.publishers; ++p) {
     ModelPublisher& pub = publishers_[p];
     const std::string what = "publisher " + std::to_string(p);
-    Result<sim::memory::ConnectionPair> conns = connect(executor_, config);
+    Result<Link> conns = connect();
     if (!conns) return Error{0, what + ": " + conns.error().message};
     pub.uplink = std::move(*conns);
     if (auto s = relays_[p % count]->add(*pub.uplink.server); !s)
@@ -131,7 +138,7 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
 Status ModelWorld::connect_viewer(size_t i) {
   ModelViewer& v = viewers_[i];
   const std::string what = "viewer " + std::to_string(i);
-  Result<sim::memory::ConnectionPair> conns = connect(executor_, config_);
+  Result<Link> conns = connect();
   if (!conns) return Error{0, what + ": " + conns.error().message};
   v.conns = std::move(*conns);
   if (relays_.empty()) {
@@ -183,7 +190,7 @@ Status ModelWorld::add_rooms(uint32_t publisher, uint32_t count) {
   rooms_.reserve(rooms_.size() + count);
   for (uint32_t b = 0; b < count; ++b) {
     ModelRoom room;
-    room.broadcast = BroadcastProducer::create(clock_);
+    room.broadcast = BroadcastProducer::create(*clock_);
     TrackInfo info;
     info.cache.max_groups = config_.cached_groups;
     Result<TrackProducer> track = room.broadcast.create_track("video", info);
@@ -194,19 +201,21 @@ Status ModelWorld::add_rooms(uint32_t publisher, uint32_t count) {
       return Error{0, room.path.str() + ": " + st.error().message};
     rooms_.push_back(std::move(room));
   }
-  return settle(executor_, "announcing the rooms");
+  return settle("announcing the rooms");
 }
 
 Status ModelWorld::pass_time(uint64_t ns) {
-  RunReport r = executor_.advance_to(clock_.now_ns() + ns, kRoundStepBudget);
-  if (r.budget_exhausted) return Error{0, "passing time: step budget exhausted: " + r.detail};
-  return {};
+  return net_->pass_time(ns, kRoundStepBudget);
 }
 
 Status ModelWorld::let_relays_go() {
   if (relays_.empty()) return {};
-  for (int relay_hop = 0; relay_hop < 2; ++relay_hop)
+  // Each hop's cancel reaches the next relay after the linger and, on QUIC, after the packets
+  // carrying it arrive (settle), before that relay's linger starts.
+  for (int relay_hop = 0; relay_hop < 2; ++relay_hop) {
     if (Status st = pass_time(relay::RelayConfig{}.linger_ns + 1); !st) return st;
+    if (Status st = settle("letting the relays go"); !st) return st;
+  }
   return {};
 }
 
@@ -218,9 +227,9 @@ Status ModelWorld::hold_upstream_subscriptions() {
     if (!t) return Error{0, "viewer " + std::to_string(i) + ": subscribe: " + t.error().message};
     once[i] = std::move(*t);
   }
-  if (Status st = settle(executor_, "subscribing through the relays"); !st) return st;
+  if (Status st = settle("subscribing through the relays"); !st) return st;
   once.clear();
-  return settle(executor_, "leaving the subscriptions");
+  return settle("leaving the subscriptions");
 }
 
 void ModelWorld::expect_current_upstream() {

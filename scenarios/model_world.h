@@ -1,5 +1,6 @@
 // The session scenarios' world, on the model bench or the relay bench: publisher sessions and
-// viewer sessions over sim/memory, one executor, one virtual clock.
+// viewer sessions over the case's transport (scenarios/world_net.h: sim/memory by default, or
+// QUIC), one executor, one clock (virtual, except over real UDP).
 //
 // Publisher p (0 <= p < publishers) owns an Origin with one broadcast at "bench/pub<p>" holding one
 // track "video". Viewer i (0 <= i < viewers) watches publisher i mod publishers. A publisher with
@@ -24,7 +25,7 @@
 #include "model/data/data.h"
 #include "model/relay/relay.h"
 #include "model/session/session.h"
-#include "sim/clock.h"
+#include "scenarios/world_net.h"
 #include "sim/memory/memory_transport.h"
 
 namespace moq::scenarios {
@@ -36,6 +37,7 @@ struct ModelWorldConfig {
   // The publishers' and relays' track caches (groups kept); the viewers' keep at least as many.
   uint32_t cached_groups = 1;
   uint32_t relays = 0;  // 0: the model bench; R: the relay bench with R relays
+  Transport transport = Transport::Memory;
   // Concurrent bidi streams each endpoint of every connection may open (a moq-lite subscription
   // and a moq-transport-22 request hold one each): sim/memory's default unless a scenario holds
   // more requests than that at once.
@@ -49,7 +51,7 @@ struct ModelPublisher {
   Path path;
   uint32_t viewers = 0;  // viewers watching it
   // Relay bench: its connection to its relay and its session (serving its origin).
-  sim::memory::ConnectionPair uplink;
+  Link uplink;
   std::unique_ptr<session::Session> session;
 };
 
@@ -63,7 +65,7 @@ struct ModelRoom {
 struct ModelViewer {
   uint32_t publisher = 0;  // index of the publisher it watches
   uint32_t relay = 0;      // relay bench: the relay it is connected to
-  sim::memory::ConnectionPair conns;
+  Link conns;
   // Model bench: the server end, serving the publisher's origin. Relay bench: the relay runs the
   // server end (relay_side).
   std::unique_ptr<session::Session> serving;
@@ -77,7 +79,9 @@ class ModelWorld {
   // Builds the topology and runs the executor until the sessions are idle.
   Status build(const ModelWorldConfig& config);
 
-  Executor& executor() { return executor_; }
+  Executor& executor() { return *executor_; }
+  // Runs the executor until the world is quiet (world_net.h: on QUIC, until the network is too).
+  Status settle(const char* what);
   std::vector<ModelPublisher>& publishers() { return publishers_; }
   std::vector<ModelViewer>& viewers() { return viewers_; }
   const harness::StackProbe& probe() const { return probe_; }
@@ -122,14 +126,16 @@ class ModelWorld {
   harness::RoundDelivery delivered() const;
 
  private:
-  // Declared first: destroyed last, after every session and connection that uses them.
-  sim::VirtualClock clock_;
-  Executor executor_{clock_};
+  // Declared first: destroyed last, after every session and connection that uses them. Made
+  // again by build() for a transport with another clock.
+  std::unique_ptr<Clock> clock_ = make_world_clock(Transport::Memory);
+  std::unique_ptr<Executor> executor_ = std::make_unique<Executor>(*clock_);
+  std::unique_ptr<WorldNet> net_;
   std::vector<ModelPublisher> publishers_;
   std::vector<ModelViewer> viewers_;
   std::vector<ModelRoom> rooms_;
-  std::vector<sim::memory::ConnectionPair> mesh_;  // relay bench: one per pair of relays
-  std::vector<uint64_t> expected_upstream_;        // per relay: the tracks it copies
+  std::vector<Link> mesh_;                   // relay bench: one per pair of relays
+  std::vector<uint64_t> expected_upstream_;  // per relay: the tracks it copies
   harness::StackProbe probe_;
   // Last: destroyed first, with the sessions they run over the connections above.
   std::vector<std::unique_ptr<relay::Relay>> relays_;
@@ -140,6 +146,7 @@ class ModelWorld {
   Status connect_relays(const ModelWorldConfig& config);
   // Connects viewer i: to its publisher (model bench) or to relay (i + 1) mod R.
   Status connect_viewer(size_t i);
+  Result<Link> connect();  // a pair over the world's network, speaking its version
 };
 
 // Reads every frame a fetch or group consumer has now into log; Error unless the consumer then

@@ -40,7 +40,7 @@ Status ModelWorldCase::write_round(uint64_t round) {
 
 Status ModelWorldCase::deliver_to_relays() {
   if (!world_.relayed()) return {};
-  return settle(world_.executor(), "delivering the round's groups to the relays");
+  return world_.settle("delivering the round's groups to the relays");
 }
 
 harness::RoundCheck ModelWorldCase::check_round(uint64_t round) {

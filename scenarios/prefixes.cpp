@@ -54,7 +54,7 @@ class PrefixCase : public harness::Case {
       if (!a) return Error{0, "prefix " + std::to_string(k) + ": " + a.error().message};
       following_[k] = std::move(*a);
     }
-    if (Status st = settle(world_.executor(), "following the prefixes"); !st) return st;
+    if (Status st = world_.settle("following the prefixes"); !st) return st;
     if (std::string wrong = unexpected_events(std::nullopt); !wrong.empty())
       return Error{0, "the snapshot: " + wrong};
     return {};
@@ -100,7 +100,7 @@ class Prefixes final : public PrefixCase {
     Status st = round % 2 == 0 ? origin.unpublish(room(b))
                                : origin.publish(room(b), world_.rooms()[b].broadcast.consume());
     if (!st) return st;
-    return settle(world_.executor(), "announcement round");
+    return world_.settle("announcement round");
   }
 
   // Outside the measured round: the prefixes of the round's broadcast saw its withdrawal (or its
@@ -137,7 +137,7 @@ class PrefixesTeardown final : public PrefixCase {
   Status run_round(uint64_t /*round*/) override {
     if (!prepared_) return Error{0, "setting up the round's viewer: " + prepared_.error().message};
     follower_->session->close(0, "leaving");
-    return settle(world_.executor(), "the viewer's teardown");
+    return world_.settle("the viewer's teardown");
   }
 
   harness::RoundCheck check_round(uint64_t /*round*/) override {
@@ -162,7 +162,8 @@ std::vector<harness::AxisSpec> prefix_axes() {
           harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 64, 1, 4096,
                                      {64}),
           harness::AxisSpec::integer("follow", "announce prefixes the viewer follows", 256, 1, 4096,
-                                     {256, 1024})};
+                                     {256, 1024}),
+          transport_axis()};
 }
 
 template <class CaseT>

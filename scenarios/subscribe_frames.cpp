@@ -34,7 +34,7 @@ class SubscribeFrames final : public ModelWorldCase {
         return Error{0, "viewer " + std::to_string(i) + ": subscribe: " + sub.error().message};
       subscriptions_[i] = std::move(*sub);
     }
-    return settle(world().executor(), "subscribing");
+    return world().settle("subscribing");
   }
 
   void prepare_round(uint64_t /*round*/) override {
@@ -45,7 +45,7 @@ class SubscribeFrames final : public ModelWorldCase {
 
   Status run_round(uint64_t round) override {
     if (Status st = write_round(round); !st) return st;
-    if (Status st = settle(world().executor(), "subscribe round"); !st) return st;
+    if (Status st = world().settle("subscribe round"); !st) return st;
     std::vector<ModelViewer>& viewers = world().viewers();
     for (size_t i = 0; i < viewers.size(); ++i) {
       if (Status st = read_new_group(i); !st)
@@ -96,7 +96,8 @@ harness::ScenarioDef subscribe_frames_scenario() {
               publishers_axis(),
               viewers_axis(),
               frames_axis(),
-              frame_size_axis()};
+              frame_size_axis(),
+              transport_axis()};
   def.make = make_world_group_case<SubscribeFrames>;
   // Each viewer's track (made by its session) caches up to CacheLimits' groups, fewer when they
   // would pass its payload bytes; each viewer holds the round's group besides.

@@ -27,6 +27,11 @@ struct StackCounts {
   uint64_t streams_opened = 0;  // transport streams opened, both directions, every connection
   uint64_t wire_bytes = 0;      // bytes written to the transport, both directions
   uint64_t tasks_run = 0;       // executor polls (Executor::polls())
+  // A transport with a wire (QUIC): UDP datagrams sent and their payload bytes. on_wire says
+  // whether the case's connections have one at all (results record packets only then).
+  bool on_wire = false;
+  uint64_t packets = 0;
+  uint64_t udp_bytes = 0;
 };
 
 // A round's delivery next to what the scenario expected. The runner fails the case when they

@@ -18,11 +18,13 @@ namespace {
 // Per-metric samples of the measured rounds, in round order.
 struct Samples {
   std::vector<uint64_t> instructions, allocations, allocation_bytes, wall_ns, streams_opened,
-      wire_bytes, tasks_run;
+      wire_bytes, tasks_run, packets, udp_bytes;
+  bool on_wire = false;
 
   void reserve(size_t n) {
-    for (std::vector<uint64_t>* v : {&instructions, &allocations, &allocation_bytes, &wall_ns,
-                                     &streams_opened, &wire_bytes, &tasks_run})
+    for (std::vector<uint64_t>* v :
+         {&instructions, &allocations, &allocation_bytes, &wall_ns, &streams_opened, &wire_bytes,
+          &tasks_run, &packets, &udp_bytes})
       v->reserve(n);
   }
 };
@@ -175,6 +177,9 @@ class CaseRun {
     samples_.streams_opened.push_back(reading.after.streams_opened - reading.before.streams_opened);
     samples_.wire_bytes.push_back(reading.after.wire_bytes - reading.before.wire_bytes);
     samples_.tasks_run.push_back(reading.after.tasks_run - reading.before.tasks_run);
+    samples_.packets.push_back(reading.after.packets - reading.before.packets);
+    samples_.udp_bytes.push_back(reading.after.udp_bytes - reading.before.udp_bytes);
+    samples_.on_wire = samples_.on_wire || reading.after.on_wire;
     delivered_.add(delivered);
     return true;
   }
@@ -205,6 +210,10 @@ class CaseRun {
     m.streams_opened = results::compute_stats(std::move(samples_.streams_opened));
     m.wire_bytes = results::compute_stats(std::move(samples_.wire_bytes));
     m.tasks_run = results::compute_stats(std::move(samples_.tasks_run));
+    if (samples_.on_wire) {
+      m.packets = results::compute_stats(std::move(samples_.packets));
+      m.udp_bytes = results::compute_stats(std::move(samples_.udp_bytes));
+    }
     RoundDelivery d = delivered_.result();
     result_.delivered = {d.frames, d.bytes, hash_hex(d.hash)};
   }

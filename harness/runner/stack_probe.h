@@ -26,6 +26,11 @@ class StackProbe {
       const ConnectionStats& s = conn->stats();
       c.streams_opened += s.uni_opened + s.bidi_opened;
       c.wire_bytes += s.bytes_sent;
+      if (const WireStats* w = conn->wire_stats()) {
+        c.on_wire = true;
+        c.packets += w->packets_sent;
+        c.udp_bytes += w->udp_bytes_sent;
+      }
     }
     if (executor_) c.tasks_run = executor_->polls();
     return c;

@@ -75,6 +75,11 @@ CaseResult case_from_json(const Json& j) {
     const Json& stats = j["metrics"][metric_name(metric)];
     if (!stats.is_null()) c.metrics.get(metric) = stats_from_json(stats);
   }
+  for (Metric metric : kWireMetrics) {
+    const std::string_view name = metric_name(metric);
+    if (j["metrics"].contains(name) && !j["metrics"][name].is_null())
+      c.metrics.get(metric) = stats_from_json(j["metrics"][name]);
+  }
   c.delivered.frames = j["delivered"]["frames"].get<uint64_t>();
   c.delivered.bytes = j["delivered"]["bytes"].get<uint64_t>();
   c.delivered.hash = j["delivered"]["hash"].get<std::string>();
@@ -143,6 +148,10 @@ Json to_json(const CaseResult& c) {
   for (Metric metric : kAllMetrics) {
     const std::optional<MetricStats>& stats = c.metrics.get(metric);
     metrics[std::string(metric_name(metric))] = stats ? to_json(*stats) : Json(nullptr);
+  }
+  for (Metric metric : kWireMetrics) {
+    const std::optional<MetricStats>& stats = c.metrics.get(metric);
+    if (stats) metrics[std::string(metric_name(metric))] = to_json(*stats);
   }
   j["metrics"] = std::move(metrics);
   j["delivered"] = {

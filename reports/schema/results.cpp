@@ -40,6 +40,10 @@ std::string_view metric_name(Metric metric) {
       return "wire_bytes";
     case Metric::kTasksRun:
       return "tasks_run";
+    case Metric::kPackets:
+      return "packets";
+    case Metric::kUdpBytes:
+      return "udp_bytes";
   }
   return "";
 }
@@ -60,6 +64,10 @@ std::optional<MetricStats>& Metrics::get(Metric metric) {
       return wire_bytes;
     case Metric::kTasksRun:
       return tasks_run;
+    case Metric::kPackets:
+      return packets;
+    case Metric::kUdpBytes:
+      return udp_bytes;
   }
   return instructions;
 }

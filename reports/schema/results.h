@@ -73,11 +73,16 @@ enum class Metric {
   kStreamsOpened,
   kWireBytes,
   kTasksRun,
+  kPackets,  // optional: only a case over a transport with a wire (QUIC) has them
+  kUdpBytes,
 };
 inline constexpr std::array<Metric, 7> kAllMetrics = {
     Metric::kInstructions,  Metric::kAllocations, Metric::kAllocationBytes, Metric::kWallNs,
     Metric::kStreamsOpened, Metric::kWireBytes,   Metric::kTasksRun,
 };
+// Metrics present only for a case whose transport has a wire (params.transport quic-sim or
+// quic): UDP datagrams sent and their payload bytes, every connection, per round.
+inline constexpr std::array<Metric, 2> kWireMetrics = {Metric::kPackets, Metric::kUdpBytes};
 // The JSON key of a metric: "instructions", "allocation_bytes", ...
 std::string_view metric_name(Metric metric);
 
@@ -91,6 +96,8 @@ struct Metrics {
   std::optional<MetricStats> streams_opened;  // the stack's own per-round counts
   std::optional<MetricStats> wire_bytes;
   std::optional<MetricStats> tasks_run;
+  std::optional<MetricStats> packets;  // kWireMetrics: nullopt (no key) without a wire
+  std::optional<MetricStats> udp_bytes;
 
   std::optional<MetricStats>& get(Metric metric);
   const std::optional<MetricStats>& get(Metric metric) const;

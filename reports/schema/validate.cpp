@@ -354,7 +354,14 @@ Status validate_case(const Json& j, CounterBackend backend, const std::string& p
   const std::string metrics_path = child(path, "metrics");
   MOQ_RESULTS_TRY(check_object(metrics, metrics_path,
                                {"instructions", "allocations", "allocation_bytes", "wall_ns",
-                                "streams_opened", "wire_bytes", "tasks_run"}));
+                                "streams_opened", "wire_bytes", "tasks_run"},
+                               {"packets", "udp_bytes"}));
+  for (Metric metric : kWireMetrics) {
+    const std::string_view name = metric_name(metric);
+    if (!metrics.contains(name)) continue;
+    const std::string stats_path = child(metrics_path, name);
+    MOQ_RESULTS_TRY(check_stats(metrics[name], stats_path, measured, !failed));
+  }
   for (Metric metric : kAllMetrics) {
     const std::string_view name = metric_name(metric);
     const Json& stats = metrics[name];

@@ -52,6 +52,12 @@ std::unique_ptr<QuicConnection> QuicEndpoint::accept() {
   return c;
 }
 
+bool QuicEndpoint::busy(bool unacked) const {
+  for (const QuicConnection* c : all_)
+    if (c->has_unsent() || (unacked && c->has_unacked())) return true;
+  return false;
+}
+
 void QuicEndpoint::route(const std::string& cid, QuicConnection* c) {
   routes_[cid] = c;
 }

@@ -48,6 +48,10 @@ class QuicEndpoint final : public DatagramReceiver {
   void on_unreachable(const Address& to) override;
   void on_datagram(const Address& from, std::span<const uint8_t> data) override;
 
+  // Some connection has stream data or datagrams to send (with unacked: or packets sent and not
+  // yet acknowledged).
+  bool busy(bool unacked) const;
+
   Executor& executor() { return *executor_; }
   Entropy& entropy() { return *entropy_; }
   DatagramSocket& socket() { return *socket_; }

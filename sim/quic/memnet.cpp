@@ -1,5 +1,7 @@
 #include "sim/quic/memnet.h"
 
+#include <arpa/inet.h>
+
 #include <cstring>
 
 namespace moq::sim::quic {
@@ -71,12 +73,20 @@ void Memnet::send(const Address& from, const Address& to, std::span<const uint8_
   if (was_empty) delivery_->timer.arm_at(in_flight_.front()->due);
 }
 
+// Socket N has address 10.0.0.N:443: the index is in the address, no search per datagram.
+Memnet::Socket* Memnet::find(const Address& to) const {
+  if (to.storage.ss_family != AF_INET || to.port() != 443) return nullptr;
+  const uint32_t ip = ntohl(reinterpret_cast<const sockaddr_in*>(&to.storage)->sin_addr.s_addr);
+  const uint32_t n = ip - 0x0a000000;
+  if (n == 0 || n > sockets_.size()) return nullptr;
+  return sockets_[n - 1].get();
+}
+
 Poll Memnet::deliver() {
   while (!in_flight_.empty() && in_flight_.front()->due <= executor_->now_ns()) {
     std::unique_ptr<Packet> p = in_flight_.pop_front();
-    DatagramReceiver* to = nullptr;
-    for (const std::unique_ptr<Socket>& s : sockets_)
-      if (s->local_address() == p->to) to = s->receiver();
+    Socket* s = find(p->to);
+    DatagramReceiver* to = s ? s->receiver() : nullptr;
     if (to) {
       ++stats_.delivered;
       to->on_datagram(p->from, p->data);

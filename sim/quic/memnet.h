@@ -36,6 +36,8 @@ class Memnet {
   // A socket at 10.0.0.N:443 (N counts from 1); it lives as long as the Memnet.
   DatagramSocket& socket();
   const MemnetStats& stats() const { return stats_; }
+  // Datagrams on the way.
+  size_t in_flight() const { return in_flight_.size(); }
   // Changes the loss from now on (1: a peer that vanishes without a word).
   void set_loss(double loss) { config_.loss = loss; }
 
@@ -50,6 +52,7 @@ class Memnet {
   friend class Socket;
   void send(const Address& from, const Address& to, std::span<const uint8_t> data);
   Poll deliver();
+  Socket* find(const Address& to) const;
 
   Executor* executor_;
   MemnetConfig config_;

@@ -4,6 +4,7 @@
 #include <ngtcp2/ngtcp2_crypto_gnutls.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "sim/quic/endpoint.h"
@@ -143,6 +144,21 @@ QuicConnection::QuicConnection(QuicEndpoint& endpoint, const Address& remote, bo
       client_(client),
       settings_(settings),
       io_(std::make_unique<IoTask>(*this)) {
+  // ngtcp2 allocates through mem_, so that its share of a round's allocations can be told apart.
+  mem_.user_data = &wire_.library_allocations;
+  mem_.malloc = [](size_t n, void* count) {
+    ++*static_cast<uint64_t*>(count);
+    return std::malloc(n);
+  };
+  mem_.free = [](void* p, void*) { std::free(p); };
+  mem_.calloc = [](size_t k, size_t n, void* count) {
+    ++*static_cast<uint64_t*>(count);
+    return std::calloc(k, n);
+  };
+  mem_.realloc = [](void* p, size_t n, void* count) {
+    ++*static_cast<uint64_t*>(count);
+    return std::realloc(p, n);
+  };
   conn_ref_.user_data = this;
   conn_ref_.get_conn = [](ngtcp2_crypto_conn_ref* ref) {
     return static_cast<QuicConnection*>(ref->user_data)->conn_;
@@ -184,6 +200,7 @@ ngtcp2_transport_params QuicConnection::make_params() const {
   p.initial_max_streams_bidi = settings_.max_bidi;
   p.initial_max_streams_uni = settings_.max_uni;
   p.max_idle_timeout = settings_.idle_timeout_ns;
+  p.max_ack_delay = settings_.max_ack_delay_ns;
   p.max_datagram_frame_size = settings_.max_datagram_size;
   return p;
 }
@@ -202,7 +219,7 @@ Status QuicConnection::start_client(const std::string& alpn, std::shared_ptr<Tls
   ngtcp2_settings st = make_settings();
   ngtcp2_transport_params params = make_params();
   int rv = ngtcp2_conn_client_new(&conn_, &dcid, &scid, &p, NGTCP2_PROTO_VER_V1, &cb, &st, &params,
-                                  nullptr, this);
+                                  &mem_, this);
   if (rv != 0)
     return Error{transport_error::kQuicError,
                  std::string("starting a QUIC client: ") + ngtcp2_strerror(rv)};
@@ -227,8 +244,8 @@ Status QuicConnection::start_server(const ngtcp2_pkt_hd& hd, std::shared_ptr<Tls
   ngtcp2_settings st = make_settings();
   ngtcp2_transport_params params = make_params();
   params.original_dcid = hd.dcid;  // mandatory for a server in 0.12 (pitfall 5)
-  int rv = ngtcp2_conn_server_new(&conn_, &hd.scid, &scid, &p, hd.version, &cb, &st, &params,
-                                  nullptr, this);
+  int rv = ngtcp2_conn_server_new(&conn_, &hd.scid, &scid, &p, hd.version, &cb, &st, &params, &mem_,
+                                  this);
   if (rv != 0)
     return Error{transport_error::kQuicError,
                  std::string("accepting a QUIC client: ") + ngtcp2_strerror(rv)};
@@ -271,7 +288,7 @@ QuicConnection::~QuicConnection() {
 void QuicConnection::receive(std::span<const uint8_t> datagram) {
   if (!conn_) return;
   ++wire_.packets_received;
-  wire_.bytes_received += datagram.size();
+  wire_.udp_bytes_received += datagram.size();
   if (closing_) {
     // Closing period: answer with our CONNECTION_CLOSE again; draining: stay silent.
     if (!close_packet_.empty()) send_packet(close_packet_.data(), close_packet_.size());
@@ -364,7 +381,7 @@ Poll QuicConnection::on_io() {
 
 void QuicConnection::send_packet(const uint8_t* data, size_t n) {
   ++wire_.packets_sent;
-  wire_.bytes_sent += n;
+  wire_.udp_bytes_sent += n;
   if (!endpoint_ || !endpoint_->socket().send_to(remote_, {data, n})) ++wire_.send_failures;
 }
 

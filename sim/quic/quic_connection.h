@@ -54,17 +54,10 @@ struct QuicSettings {
   // delays every handshake by ~25 ms on loopback (quic-backend.md, pitfall 2). 10 ms keeps
   // loopback and simulated handshakes short; raise it for long paths.
   uint64_t initial_rtt_ns = 10'000'000;
+  // How long this endpoint may delay an acknowledgement (QUIC's default: 25 ms).
+  uint64_t max_ack_delay_ns = 25'000'000;
   size_t max_datagram_size = 1200;  // DATAGRAM frames accepted (max_datagram_frame_size)
   size_t datagram_queue = 256;      // datagrams held unread before drops
-};
-
-// What crossed the wire for one connection (UDP payloads).
-struct WireStats {
-  uint64_t packets_sent = 0;
-  uint64_t packets_received = 0;
-  uint64_t bytes_sent = 0;
-  uint64_t bytes_received = 0;
-  uint64_t send_failures = 0;  // datagrams the socket could not take (QUIC sees them as lost)
 };
 
 class QuicConnection final : public Connection {
@@ -90,11 +83,15 @@ class QuicConnection final : public Connection {
   const std::optional<Error>& close_error() const override { return close_error_; }
   WaitList& closed() override { return closed_; }
   const ConnectionStats& stats() const override { return stats_; }
+  const WireStats* wire_stats() const override { return &wire_; }
 
   // The handshake finished (streams can be opened); notified on handshake() with failures too.
   bool established() const { return established_; }
   WaitList& handshake() { return handshake_; }
-  const WireStats& wire_stats() const { return wire_; }
+  // Stream data or datagrams waiting to be sent: the write loop has more to do.
+  bool has_unsent() const;
+  // Packets sent that need an acknowledgement and have not had it yet.
+  bool has_unacked() const;
   const Address& remote() const { return remote_; }
   // Stream objects alive (held by the application or by ngtcp2): for leak checks.
   size_t live_streams() const { return live_streams_; }
@@ -177,6 +174,7 @@ class QuicConnection final : public Connection {
   ngtcp2_conn* conn_ = nullptr;
   gnutls_session_t tls_ = nullptr;
   ngtcp2_crypto_conn_ref conn_ref_{};
+  ngtcp2_mem mem_{};  // ngtcp2's allocator: malloc, counted in wire_.library_allocations
   std::unique_ptr<IoTask> io_;
   bool established_ = false;
   bool closing_ = false;               // closing or draining period, or released

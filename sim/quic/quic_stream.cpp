@@ -412,6 +412,23 @@ void detail::QRecvHalf::release() {
   }
 }
 
+bool QuicConnection::has_unsent() const {
+  if (!conn_ || closing_) return false;
+  if (!datagrams_out_.empty()) return true;
+  for (const QStream* s : sendable_)
+    if (s->has_unsent() && !s->shut_wr && s->send_state != SendState::Reset) return true;
+  return false;
+}
+
+bool QuicConnection::has_unacked() const {
+  if (!conn_ || closing_) return false;
+  // Ack-eliciting packets not yet acknowledged: stream data, and also RESET_STREAM,
+  // STOP_SENDING and the other control frames that carry no stream bytes.
+  ngtcp2_conn_stat stat;
+  ngtcp2_conn_get_conn_stat(conn_, &stat);
+  return stat.bytes_in_flight > 0;
+}
+
 // ---- Datagrams ----
 
 Status QuicConnection::send_datagram(Bytes payload) {

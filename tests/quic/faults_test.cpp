@@ -160,7 +160,7 @@ TEST_F(QuicUdp, StreamsCrossLoopbackInOneProcess) {
       5'000'000'000, "transfer");
   ASSERT_TRUE(st.ok()) << st.error().message;
   EXPECT_EQ(got, data.view());
-  EXPECT_GT(client->wire_stats().packets_sent, 300u);
+  EXPECT_GT(client->wire_stats()->packets_sent, 300u);
 }
 
 }  // namespace

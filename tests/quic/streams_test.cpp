@@ -261,8 +261,9 @@ TEST_F(QuicStreams, SameSeedsGiveTheSameExchange) {
     RecvStreamPtr r;
     run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
     read_all(*r);
-    return std::make_tuple(clock_.now_ns() - start, client_->wire_stats().packets_sent,
-                           client_->wire_stats().bytes_sent, server_->wire_stats().bytes_sent);
+    return std::make_tuple(clock_.now_ns() - start, client_->wire_stats()->packets_sent,
+                           client_->wire_stats()->udp_bytes_sent,
+                           server_->wire_stats()->udp_bytes_sent);
   };
   const auto first = exchange();
   // A second run from the same seeds, on the same clock later on.

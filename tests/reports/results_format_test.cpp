@@ -188,6 +188,28 @@ TEST(ResultsValidate, InstructionsMustBeNullUnderBackendNone) {
       << status.error().message;
 }
 
+// packets and udp_bytes (a case over QUIC) are optional keys: absent in memory cases, checked as
+// stats when present, kept through the round trip.
+TEST(ResultsValidate, WireMetricsAreOptionalAndCheckedWhenPresent) {
+  ResultsFile file = sample_file();
+  CaseResult& quic = file.cases[0];
+  quic.params.push_back({"transport", std::string("quic-sim")});
+  quic.id = make_case_id(quic);
+  quic.metrics.packets = compute_stats({14, 15, 14, 14});
+  quic.metrics.udp_bytes = compute_stats({18000, 18100, 18000, 18000});
+  Json doc = to_json(file);
+  ASSERT_TRUE(validate(doc).ok()) << validate(doc).error().message;
+  EXPECT_FALSE(doc["cases"][1]["metrics"].contains("packets")) << "a memory case has none";
+  Result<ResultsFile> back = from_json(doc);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, file);
+  doc["cases"][0]["metrics"]["packets"]["samples"] = Json::array({14, 15});  // 2 of 4 rounds
+  const Status status = validate(doc);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("cases[0].metrics.packets"), std::string::npos)
+      << status.error().message;
+}
+
 TEST(ResultsValidate, FailedCaseMayHavePartialMetricsButNotMoreThanMeasured) {
   Json doc = to_json(sample_file());
   ASSERT_TRUE(validate(doc).ok());

@@ -1,0 +1,65 @@
+// The network under a scenario's world, chosen by the `transport` axis:
+//  - memory:   sim/memory pairs on the virtual clock (the default; no wire at all);
+//  - quic-sim: real QUIC (sim/quic on ngtcp2 + GnuTLS) over simulated links (sim/quic/memnet.h)
+//              on the virtual clock, every random choice seeded: the same build and arguments
+//              give the same packets and the same counts;
+//  - quic:     real QUIC over UDP sockets on 127.0.0.1, both endpoints in this process, one event
+//              loop, the real clock.
+// A world asks it for connected pairs and for quiet (settle): what "nothing more will happen
+// now" means differs: an idle executor in memory; on QUIC, also no packet on the way and no
+// stream data left to send (on real UDP: none left unacknowledged either, as packets in the
+// kernel cannot be seen).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "harness/runner/scenario.h"
+#include "model/async/clock.h"
+#include "model/async/executor.h"
+#include "model/base/result.h"
+#include "model/transport.h"
+
+namespace moq::scenarios {
+
+enum class Transport : uint8_t { Memory, QuicSim, Quic };
+
+// The `transport` axis (id only when not memory, so memory case ids stay as they were).
+harness::AxisSpec transport_axis();
+// The case's transport; memory for a scenario without the axis.
+Result<Transport> transport_of(const harness::CaseSpec& spec);
+
+struct Link {
+  std::unique_ptr<Connection> client;
+  std::unique_ptr<Connection> server;
+};
+
+struct LinkLimits {
+  uint32_t max_bidi = 128;  // concurrent bidi streams each endpoint may open
+};
+
+class WorldNet {
+ public:
+  explicit WorldNet(Executor& executor) : executor_(&executor) {}
+  virtual ~WorldNet() = default;
+  Executor& executor() const { return *executor_; }
+  // A connected pair speaking alpn, established (handshake done on QUIC).
+  virtual Result<Link> connect(const std::string& alpn, LinkLimits limits) = 0;
+  // Runs the executor (and the network) until quiet; step_budget bounds each executor run.
+  virtual Status settle(const char* what, uint64_t step_budget) = 0;
+  // Lets ns of the world's time pass, firing the timers due on the way: a jump of the virtual
+  // clock, or a real wait over UDP.
+  virtual Status pass_time(uint64_t ns, uint64_t step_budget);
+
+ protected:
+  Executor* executor_;
+};
+
+// The clock a transport's world runs on: virtual, or the monotonic clock for quic.
+std::unique_ptr<Clock> make_world_clock(Transport transport);
+// The network, on an executor running on make_world_clock's clock. Destroy it before the
+// executor, and after every connection it made.
+std::unique_ptr<WorldNet> make_world_net(Transport transport, Executor& executor);
+
+}  // namespace moq::scenarios

@@ -1,0 +1,80 @@
+// The quic-sim world gives the same instruction and allocation counts on every run of the same
+// build and arguments (issue 11's budget: reruns 0.00% apart), under callgrind, in two processes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "reports/schema/results_file.h"
+#include "tests/harness/scratch_dir_test.h"
+#include "tests/harness/subprocess.h"
+
+#ifndef MOQBENCH_UNINSTRUMENTED
+#error "MOQBENCH_UNINSTRUMENTED must name the uninstrumented moqbench binary"
+#endif
+
+namespace moq::harness {
+namespace {
+
+using testing::ProcessResult;
+using testing::run_process;
+
+class QuicSimCounts : public testing::ScratchDirTest {
+ protected:
+  results::ResultsFile sweep(const std::string& name) {
+    const std::string out = path(name);
+    ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED,
+                                   "sweep",
+                                   "--scenario",
+                                   "fetch_frames,subscribe_frames",
+                                   "--versions",
+                                   "moq-lite-06,moq-transport-22",
+                                   "--publishers",
+                                   "1",
+                                   "--viewers",
+                                   "2",
+                                   "--frames",
+                                   "64",
+                                   "--set",
+                                   "relays=2",
+                                   "--set",
+                                   "transport=quic-sim",
+                                   "--rounds",
+                                   "3",
+                                   "--warmup",
+                                   "1",
+                                   "--counter",
+                                   "callgrind",
+                                   "--out",
+                                   out},
+                                  {"TMPDIR=" + dir_.string()});
+    EXPECT_EQ(r.status, 0) << r.err;
+    results::Result<results::ResultsFile> file = results::read_results_file(out);
+    EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
+    return file ? *file : results::ResultsFile{};
+  }
+};
+
+TEST_F(QuicSimCounts, RerunsGiveIdenticalCounts) {
+  results::ResultsFile one = sweep("one.json");
+  results::ResultsFile two = sweep("two.json");
+  // 2 scenarios x 2 versions, on the model bench and the relay bench at 2 relays.
+  ASSERT_EQ(one.cases.size(), 8u);
+  ASSERT_EQ(two.cases.size(), one.cases.size());
+  for (size_t i = 0; i < one.cases.size(); ++i) {
+    const results::CaseResult& a = one.cases[i];
+    const results::CaseResult& b = two.cases[i];
+    ASSERT_EQ(a.id, b.id);
+    EXPECT_THAT(a.id, ::testing::EndsWith("/transport=quic-sim"));
+    ASSERT_FALSE(a.flags.failed) << a.id << ": " << a.flags.reason.value_or("");
+    ASSERT_TRUE(a.metrics.instructions && b.metrics.instructions) << a.id;
+    EXPECT_EQ(a.metrics.instructions->samples, b.metrics.instructions->samples) << a.id;
+    EXPECT_EQ(a.metrics.allocations->samples, b.metrics.allocations->samples) << a.id;
+    EXPECT_EQ(a.metrics.allocation_bytes->samples, b.metrics.allocation_bytes->samples) << a.id;
+    ASSERT_TRUE(a.metrics.packets && b.metrics.packets) << a.id;
+    EXPECT_EQ(a.metrics.packets->samples, b.metrics.packets->samples) << a.id;
+    EXPECT_EQ(a.metrics.udp_bytes->samples, b.metrics.udp_bytes->samples) << a.id;
+    EXPECT_EQ(a.delivered, b.delivered) << a.id;
+  }
+}
+
+}  // namespace
+}  // namespace moq::harness

@@ -96,6 +96,13 @@ class QuicTest : public ::testing::Test {
   // Lets the exchange settle for a virtual duration.
   void run_for(uint64_t ns) { executor_.advance_to(clock_.now_ns() + ns); }
 
+  // The next uni stream the peer opened on c, running the executor until one comes.
+  RecvStreamPtr next_uni(QuicConnection& c) {
+    RecvStreamPtr r;
+    run([&] { return (r = ok(c.accept_uni())) != nullptr; });
+    return r;
+  }
+
   // Reads the stream to its end (or error) while running the executor.
   std::string read_all(RecvStream& r, ReadResult* end = nullptr) {
     std::string out;

@@ -26,8 +26,7 @@ TEST_F(QuicStreams, UniStreamCarriesBytesInOrderToTheFin) {
   ASSERT_TRUE(s);
   const Bytes data = pattern(200'000, 3);
   write_all(*s, data);
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   EXPECT_EQ(r->id(), s->id());
   ReadResult end;
   EXPECT_EQ(read_all(*r, &end), data.view());
@@ -62,8 +61,7 @@ TEST_F(QuicStreams, WrittenPayloadIsHeldByReferenceUntilAcknowledged) {
   ASSERT_EQ(*s->write(chain), 3000u);
   EXPECT_EQ(data.share_count(), 2u) << "the stream holds the caller's block, not a copy";
   ASSERT_TRUE(s->finish().ok());
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   EXPECT_EQ(read_all(*r), data.view());
   run([&] { return data.share_count() == 1; });  // acknowledged: the reference is dropped
 }
@@ -75,8 +73,7 @@ TEST_F(QuicStreams, LossIsRepairedFromTheHeldPayload) {
   SendStreamPtr s = ok(client_->open_uni());
   const Bytes data = pattern(300'000, 5);
   write_all(*s, data);
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   EXPECT_EQ(read_all(*r), data.view());
   EXPECT_GT(net_->stats().dropped, 10u);
 }
@@ -86,8 +83,7 @@ TEST_F(QuicStreams, ResetCodeReachesTheReader) {
   connect();
   SendStreamPtr s = ok(client_->open_uni());
   write_all(*s, pattern(100, 1), false);
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   ASSERT_TRUE(s->reset(0x52).ok());
   ReadResult end;
   read_all(*r, &end);
@@ -101,8 +97,7 @@ TEST_F(QuicStreams, StopCodeFailsTheWriter) {
   connect();
   SendStreamPtr s = ok(client_->open_uni());
   write_all(*s, pattern(100, 1), false);
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   r->stop(0x53);
   BufChain more;
   Result<size_t> w = size_t{0};
@@ -126,8 +121,7 @@ TEST_F(QuicStreams, AReaderThatStopsReadingBlocksTheWriterAndReadingWakesIt) {
   chain.push(pattern(200'000, 4));
   const size_t first = *s->write(chain);
   EXPECT_EQ(first, 32u << 10) << "accepts the send buffer's worth";
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   run_for(50'000'000);
   // The reader read nothing: 16 KiB crossed, the rest waits, and nothing more is accepted.
   EXPECT_EQ(*s->write(chain), 16u << 10) << "acknowledged bytes made room for as many";
@@ -158,8 +152,7 @@ TEST_F(QuicStreams, PeerUniStreamsGiveTheirCreditBackWhenRead) {
     SendStreamPtr s;
     run([&] { return (s = ok(client_->open_uni())) != nullptr; });
     write_all(*s, pattern(1000, static_cast<uint8_t>(i)));
-    RecvStreamPtr r;
-    run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+    RecvStreamPtr r = next_uni(*server_);
     EXPECT_EQ(read_all(*r), pattern(1000, static_cast<uint8_t>(i)).view()) << "stream " << i;
   }
   EXPECT_EQ(client_->stats().uni_opened, 6u);
@@ -175,8 +168,7 @@ TEST_F(QuicStreams, AtTheLimitOpeningWaitsForCredit) {
   EXPECT_FALSE(ok(client_->open_uni())) << "the peer allows two at once";
   WakeCounter wakes(executor_, client_->can_open());
   write_all(*a, pattern(10, 1));
-  RecvStreamPtr r;
-  run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+  RecvStreamPtr r = next_uni(*server_);
   read_all(*r);
   run([&] { return wakes.wakes > 0; });
   EXPECT_TRUE(ok(client_->open_uni()));
@@ -258,8 +250,7 @@ TEST_F(QuicStreams, SameSeedsGiveTheSameExchange) {
     connect();
     SendStreamPtr s = ok(client_->open_uni());
     write_all(*s, pattern(100'000, 1));
-    RecvStreamPtr r;
-    run([&] { return (r = ok(server_->accept_uni())) != nullptr; });
+    RecvStreamPtr r = next_uni(*server_);
     read_all(*r);
     return std::make_tuple(clock_.now_ns() - start, client_->wire_stats()->packets_sent,
                            client_->wire_stats()->udp_bytes_sent,

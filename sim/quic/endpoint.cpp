@@ -2,11 +2,9 @@
 
 #include <algorithm>
 
-namespace moq::sim::quic {
+#include "sim/quic/cid.h"
 
-namespace {
-constexpr size_t kCidLen = 18;  // as quic_connection.cpp issues them
-}
+namespace moq::sim::quic {
 
 QuicEndpoint::QuicEndpoint(Executor& executor, DatagramSocket& socket, Entropy& entropy,
                            QuicSettings settings)
@@ -131,7 +129,7 @@ void QuicEndpoint::accept_initial(const Address& from, std::span<const uint8_t> 
     return;
   }
   QuicConnection* raw = c.get();
-  route(std::string(reinterpret_cast<const char*>(hd.dcid.data), hd.dcid.datalen), raw);
+  route(cid_key(hd.dcid), raw);
   for (const std::string& id : raw->source_ids())
     route(id, raw);
   handshaking_.push_back(std::move(c));

@@ -137,7 +137,7 @@ class QuicConnection final : public Connection {
   void end_streams();
   void send_close(const ngtcp2_connection_close_error& ccerr);
   void release_ngtcp2();  // closing period over: ngtcp2 and TLS freed, ids unrouted
-  Error describe_close(const ngtcp2_connection_close_error& ccerr, bool by_peer) const;
+  Error describe_close(const ngtcp2_connection_close_error& ccerr) const;  // the peer's close
 
   // Streams.
   detail::QStream* take_stream(int64_t id, bool local, bool bidi);

@@ -35,6 +35,9 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_gate_command);
   add(add_report_command);
   add(add_merge_command);
+#if MOQ_QUIC
+  add(add_relay_command);
+#endif
 
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

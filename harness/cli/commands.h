@@ -34,6 +34,10 @@ Action add_compare_command(CLI::App& app, const CliContext& ctx);
 Action add_gate_command(CLI::App& app, const CliContext& ctx);
 Action add_report_command(CLI::App& app, const CliContext& ctx);
 Action add_merge_command(CLI::App& app, const CliContext& ctx);
+#if MOQ_QUIC
+// The QUIC servers (commands_relay.cpp).
+Action add_relay_command(CLI::App& app, const CliContext& ctx);
+#endif
 
 // Options that `run` and `sweep` share: rounds, the counter, the results file.
 struct MeasureOptions {

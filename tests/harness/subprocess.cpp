@@ -96,6 +96,10 @@ bool RunningProcess::wait_for_stderr(std::string_view text, std::chrono::millise
   return false;
 }
 
+std::string RunningProcess::stderr_so_far() const {
+  return slurp(err_path_);
+}
+
 void RunningProcess::reap(int options) {
   if (waitpid(pid_, &status_, options) == pid_) ended_ = true;
 }

@@ -31,6 +31,8 @@ class RunningProcess {
   // Polls the child's stderr until it contains `text` (true), the child exits or the timeout
   // passes (false).
   bool wait_for_stderr(std::string_view text, std::chrono::milliseconds timeout);
+  // What the child wrote to stderr so far.
+  std::string stderr_so_far() const;
   void signal(int sig);
   // Waits for the child to end and returns what it printed and how it ended (once: a second call
   // returns the status without the output).

@@ -1,0 +1,71 @@
+// `moqbench relay`: the relay as a QUIC server until SIGINT or SIGTERM (relay_server.h).
+#include <signal.h>
+
+#include <atomic>
+#include <csignal>
+
+#include "harness/cli/commands.h"
+#include "harness/cli/relay_server.h"
+#include "model/async/executor.h"
+
+namespace moq::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+void on_stop_signal(int) {
+  g_stop = 1;
+}
+
+// SIGINT and SIGTERM set the flag; without SA_RESTART the loop's poll() returns at once.
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+Action add_relay_command(CLI::App& app, const CliContext& ctx) {
+  auto config = std::make_shared<RelayServerConfig>();
+  CLI::App* sub = app.add_subcommand(
+      "relay", "run the relay as a QUIC server (every implemented version, chosen by ALPN)");
+  sub->add_option("--listen", config->listen, "UDP address to listen on (HOST:PORT)")
+      ->capture_default_str();
+  sub->add_option("--cert", config->cert_file, "certificate, PEM (default: self-signed)");
+  sub->add_option("--key", config->key_file, "the certificate's private key, PEM");
+  sub->add_flag("-v,--verbose", config->verbose, "a line per session on stderr");
+  return [config, &ctx = ctx]() {
+    sim::quic::RealClock clock;
+    Executor executor(clock);
+    sim::quic::UdpLoop loop(executor);
+    RelayServer server(executor, loop, ctx.io->err);
+    if (Status st = server.start(*config); !st) return bad_input(ctx, "relay", st.error().message);
+    g_stop = 0;
+    catch_stop_signals();
+    ctx.io->err << "moqbench relay: listening on " << server.address().to_string() << " (ALPN "
+                << join(implemented_alpns()) << "; certificate "
+                << (config->cert_file.empty() ? "self-signed" : config->cert_file) << ")\n"
+                << std::flush;
+    while (!g_stop) {
+      loop.turn(100'000'000);
+      server.serve();
+    }
+    server.shutdown();
+    ctx.io->err << "moqbench relay: stopped by signal; " << server.sessions_served()
+                << " sessions served\n";
+    return kExitOk;
+  };
+}
+
+}  // namespace moq::cli

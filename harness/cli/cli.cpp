@@ -37,6 +37,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_merge_command);
 #if MOQ_QUIC
   add(add_relay_command);
+  add(add_load_command);
 #endif
 
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.

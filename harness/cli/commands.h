@@ -37,6 +37,7 @@ Action add_merge_command(CLI::App& app, const CliContext& ctx);
 #if MOQ_QUIC
 // The QUIC servers (commands_relay.cpp).
 Action add_relay_command(CLI::App& app, const CliContext& ctx);
+Action add_load_command(CLI::App& app, const CliContext& ctx);
 #endif
 
 // Options that `run` and `sweep` share: rounds, the counter, the results file.

@@ -56,6 +56,52 @@ Meta meta_from_json(const Json& j) {
   return meta;
 }
 
+namespace {
+
+LatencyStats latency_from_json(const Json& j) {
+  return {j["p50"].get<uint64_t>(), j["p90"].get<uint64_t>(), j["p99"].get<uint64_t>(),
+          j["max"].get<uint64_t>()};
+}
+
+Json to_json(const LatencyStats& s) {
+  return {{"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}, {"max", s.max}};
+}
+
+std::optional<double> nullable_number(const Json& j) {
+  if (j.is_null()) return std::nullopt;
+  return j.get<double>();
+}
+
+Json nullable(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+LoadSummary load_from_json(const Json& j) {
+  LoadSummary l;
+  l.frames_expected = j["frames_expected"].get<uint64_t>();
+  l.frames_delivered = j["frames_delivered"].get<uint64_t>();
+  l.frames_lost = j["frames_lost"].get<uint64_t>();
+  l.bytes_delivered = j["bytes_delivered"].get<uint64_t>();
+  l.frame_latency_ns = latency_from_json(j["frame_latency_ns"]);
+  l.group_latency_ns = latency_from_json(j["group_latency_ns"]);
+  l.relay_in_process = j["relay_in_process"].get<bool>();
+  l.relay_allocations_per_frame = nullable_number(j["relay_allocations_per_frame"]);
+  l.relay_instructions_per_frame = nullable_number(j["relay_instructions_per_frame"]);
+  return l;
+}
+
+Json to_json(const LoadSummary& l) {
+  return {{"frames_expected", l.frames_expected},
+          {"frames_delivered", l.frames_delivered},
+          {"frames_lost", l.frames_lost},
+          {"bytes_delivered", l.bytes_delivered},
+          {"frame_latency_ns", to_json(l.frame_latency_ns)},
+          {"group_latency_ns", to_json(l.group_latency_ns)},
+          {"relay_in_process", l.relay_in_process},
+          {"relay_allocations_per_frame", nullable(l.relay_allocations_per_frame)},
+          {"relay_instructions_per_frame", nullable(l.relay_instructions_per_frame)}};
+}
+
+}  // namespace
+
 CaseResult case_from_json(const Json& j) {
   CaseResult c;
   c.id = j["id"].get<std::string>();
@@ -86,6 +132,7 @@ CaseResult case_from_json(const Json& j) {
   c.flags.multiplexed = j["flags"]["multiplexed"].get<bool>();
   c.flags.failed = j["flags"]["failed"].get<bool>();
   c.flags.reason = nullable_string(j["flags"]["reason"]);
+  if (j.contains("load")) c.load = load_from_json(j["load"]);
   return c;
 }
 
@@ -159,6 +206,7 @@ Json to_json(const CaseResult& c) {
   j["flags"] = {{"multiplexed", c.flags.multiplexed},
                 {"failed", c.flags.failed},
                 {"reason", nullable(c.flags.reason)}};
+  if (c.load) j["load"] = to_json(*c.load);
   return j;
 }
 

@@ -1,6 +1,9 @@
 #include "reports/schema/results.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -74,6 +77,22 @@ std::optional<MetricStats>& Metrics::get(Metric metric) {
 
 const std::optional<MetricStats>& Metrics::get(Metric metric) const {
   return const_cast<Metrics*>(this)->get(metric);
+}
+
+LatencyStats latency_stats(std::vector<uint64_t>& samples) {
+  LatencyStats s;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  auto rank = [&](double p) {
+    const size_t n = samples.size();
+    size_t k = static_cast<size_t>(std::ceil(p * static_cast<double>(n)));
+    return samples[std::min(n, std::max<size_t>(k, 1)) - 1];
+  };
+  s.p50 = rank(0.50);
+  s.p90 = rank(0.90);
+  s.p99 = rank(0.99);
+  s.max = samples.back();
+  return s;
 }
 
 std::string param_value_text(const ParamValue& value) {

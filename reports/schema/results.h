@@ -136,6 +136,32 @@ struct CaseFlags {
   bool operator==(const CaseFlags&) const = default;
 };
 
+// Percentiles of a latency, nanoseconds (nearest rank: each is a latency some frame had).
+struct LatencyStats {
+  uint64_t p50 = 0;
+  uint64_t p90 = 0;
+  uint64_t p99 = 0;
+  uint64_t max = 0;
+  bool operator==(const LatencyStats&) const = default;
+};
+// Nearest-rank percentiles of samples (sorted in place); zeros when empty.
+LatencyStats latency_stats(std::vector<uint64_t>& samples);
+
+// A live run against a relay over real QUIC (`moqbench load`): what its viewers received in the
+// measured window against what they should have, and how late.
+struct LoadSummary {
+  uint64_t frames_expected = 0;   // frames written in the window x the viewers of their broadcast
+  uint64_t frames_delivered = 0;  // of those, the frames their viewers read
+  uint64_t frames_lost = 0;       // frames_expected - frames_delivered
+  uint64_t bytes_delivered = 0;
+  LatencyStats frame_latency_ns;  // written -> read, every delivered frame
+  LatencyStats group_latency_ns;  // per group and viewer: the latency of its latest frame
+  bool relay_in_process = false;  // the relay ran in this process (on its own thread)
+  std::optional<double> relay_allocations_per_frame;   // in-process relay only
+  std::optional<double> relay_instructions_per_frame;  // in-process relay with a perf counter
+  bool operator==(const LoadSummary&) const = default;
+};
+
 inline constexpr std::array<std::string_view, 2> kBenches = {"model", "relay"};
 
 struct CaseResult {
@@ -148,6 +174,7 @@ struct CaseResult {
   Metrics metrics;
   Delivered delivered;
   CaseFlags flags;
+  std::optional<LoadSummary> load;  // `moqbench load` results only
 
   const Param* find_param(std::string_view name) const;
   bool operator==(const CaseResult&) const = default;

@@ -303,10 +303,57 @@ Status validate_meta(const Json& j, const std::string& path) {
   return {};
 }
 
+namespace {
+
+Status check_latency(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(j, path, {"p50", "p90", "p99", "max"}));
+  uint64_t last = 0;
+  for (const char* key : {"p50", "p90", "p99", "max"}) {
+    MOQ_RESULTS_TRY(check_uint(j[key], child(path, key)));
+    if (j[key].get<uint64_t>() < last)
+      return problem(child(path, key), "is below the percentile before it");
+    last = j[key].get<uint64_t>();
+  }
+  return {};
+}
+
+Status check_nullable_number(const Json& j, const std::string& path) {
+  if (!j.is_null() && (!j.is_number() || j.get<double>() < 0))
+    return bad(path, "a non-negative number or null", j);
+  return {};
+}
+
+Status validate_load(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(j, path,
+                               {"frames_expected", "frames_delivered", "frames_lost",
+                                "bytes_delivered", "frame_latency_ns", "group_latency_ns",
+                                "relay_in_process", "relay_allocations_per_frame",
+                                "relay_instructions_per_frame"}));
+  for (const char* key : {"frames_expected", "frames_delivered", "frames_lost", "bytes_delivered"})
+    MOQ_RESULTS_TRY(check_uint(j[key], child(path, key)));
+  const uint64_t expected = j["frames_expected"].get<uint64_t>();
+  const uint64_t delivered = j["frames_delivered"].get<uint64_t>();
+  if (delivered > expected)
+    return problem(child(path, "frames_delivered"), "exceeds frames_expected");
+  if (j["frames_lost"].get<uint64_t>() != expected - delivered)
+    return problem(child(path, "frames_lost"), "is not frames_expected - frames_delivered");
+  MOQ_RESULTS_TRY(check_latency(j["frame_latency_ns"], child(path, "frame_latency_ns")));
+  MOQ_RESULTS_TRY(check_latency(j["group_latency_ns"], child(path, "group_latency_ns")));
+  MOQ_RESULTS_TRY(check_bool(j["relay_in_process"], child(path, "relay_in_process")));
+  MOQ_RESULTS_TRY(check_nullable_number(j["relay_allocations_per_frame"],
+                                        child(path, "relay_allocations_per_frame")));
+  return check_nullable_number(j["relay_instructions_per_frame"],
+                               child(path, "relay_instructions_per_frame"));
+}
+
+}  // namespace
+
 Status validate_case(const Json& j, CounterBackend backend, const std::string& path) {
   MOQ_RESULTS_TRY(check_object(
       j, path,
-      {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"}));
+      {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"},
+      {"load"}));
+  if (j.contains("load")) MOQ_RESULTS_TRY(validate_load(j["load"], child(path, "load")));
   MOQ_RESULTS_TRY(check_string(j["id"], child(path, "id"), false));
   const Json& bench = j["bench"];
   if (!bench.is_string() || std::find(kBenches.begin(), kBenches.end(),

@@ -358,6 +358,7 @@ void QuicConnection::flush() {
     if (n == 0) break;  // nothing more, or congestion or pacing limited: the expiry says when
     send_packet(packet_.data(), static_cast<size_t>(n));
     --budget;
+    if (!conn_ || closing_) return;  // defensive: a send that ended the connection
   }
   ngtcp2_conn_update_pkt_tx_time(conn_, now);
 }

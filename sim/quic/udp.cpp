@@ -51,9 +51,9 @@ bool UdpSocket::send_to(const Address& to, std::span<const uint8_t> datagram) {
     const ssize_t n = ::sendto(fd_, datagram.data(), datagram.size(), 0, to.sa(), to.len);
     if (n >= 0) return true;
     if (errno == EINTR) continue;
-    // EAGAIN: ngtcp2 already counts the packet as sent; it is lost (pitfall 8). A queued
-    // ICMP error can also surface here: read it so that it is reported.
-    if (errno == ECONNREFUSED) drain_errors();
+    // EAGAIN: ngtcp2 already counts the packet as sent; it is lost (pitfall 8). A queued ICMP
+    // error can also surface here (ECONNREFUSED): it stays queued and is reported from the loop
+    // (drain), never from inside a send, which runs inside a connection's write loop.
     return false;
   }
 }
@@ -115,10 +115,13 @@ void UdpLoop::turn(uint64_t max_wait_ns) {
   std::vector<pollfd> fds;
   fds.reserve(sockets_.size());
   for (UdpSocket* s : sockets_)
-    fds.push_back({s->fd(), POLLIN, 0});
-  // poll() counts milliseconds: round up, so a deadline is never polled for in a busy loop.
-  const int ms = static_cast<int>(std::min<uint64_t>((wait + 999'999) / 1'000'000, 1000));
-  if (::poll(fds.data(), fds.size(), ms) > 0) {
+    fds.push_back({s->fd(), POLLIN, 0});  // POLLERR (a queued ICMP error) is always reported
+  // ppoll() waits to the nanosecond: ngtcp2's pacing and ack timers are sub-millisecond, and a
+  // millisecond poll() would hold each packet of a burst back by up to 1 ms.
+  wait = std::min<uint64_t>(wait, 1'000'000'000);
+  const timespec ts{static_cast<time_t>(wait / 1'000'000'000),
+                    static_cast<long>(wait % 1'000'000'000)};
+  if (::ppoll(fds.data(), fds.size(), &ts, nullptr) > 0) {
     for (size_t i = 0; i < fds.size(); ++i)
       if (fds[i].revents) sockets_[i]->drain();
   }

@@ -111,6 +111,32 @@ TEST_F(QuicUdp, APortWithNothingListeningFailsAtOnceNamingTheAddress) {
       << c->close_error()->message;
 }
 
+TEST_F(QuicUdp, ManyConnectionsToADeadPortAllFailAndNothingCrashes) {
+  // Once the first ICMP error is queued, later sends on the socket fail with ECONNREFUSED inside
+  // the connections' write loops; the error must be reported from the loop, not from the send.
+  Address dead;
+  {
+    std::unique_ptr<UdpSocket> probe = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+    dead = probe->local_address();
+  }
+  std::unique_ptr<UdpSocket> sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+  loop_.add(*sock);
+  QuicEndpoint ep(executor_, *sock, entropy_);
+  std::vector<std::unique_ptr<QuicConnection>> conns;
+  for (int i = 0; i < 16; ++i)
+    conns.push_back(ok(ep.connect(dead, "moq-lite-06", ok(TlsTrust::anything()))));
+  Status st = loop_.run_until(
+      [&] {
+        for (const auto& c : conns)
+          if (!c->close_error()) return false;
+        return true;
+      },
+      5'000'000'000, "connecting to a dead port");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  for (const auto& c : conns)
+    EXPECT_EQ(c->close_error()->code, transport_error::kUnreachable) << c->close_error()->message;
+}
+
 TEST_F(QuicUdp, StreamsCrossLoopbackInOneProcess) {
   std::unique_ptr<UdpSocket> server_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
   std::unique_ptr<UdpSocket> client_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));

@@ -210,6 +210,51 @@ TEST(ResultsValidate, WireMetricsAreOptionalAndCheckedWhenPresent) {
       << status.error().message;
 }
 
+// `moqbench load` results carry a load object: kept through the round trip, checked for the
+// arithmetic of its counts and the order of its percentiles.
+TEST(ResultsValidate, LoadSummaryIsCheckedWhenPresent) {
+  ResultsFile file = sample_file();
+  LoadSummary load;
+  load.frames_expected = 100;
+  load.frames_delivered = 98;
+  load.frames_lost = 2;
+  load.bytes_delivered = 98 * 1024;
+  load.frame_latency_ns = {1000, 2000, 3000, 4000};
+  load.group_latency_ns = {2000, 3000, 4000, 5000};
+  load.relay_in_process = true;
+  load.relay_allocations_per_frame = 0.5;
+  file.cases[0].load = load;
+  Json doc = to_json(file);
+  ASSERT_TRUE(validate(doc).ok()) << validate(doc).error().message;
+  Result<ResultsFile> back = from_json(doc);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, file);
+  Json wrong = doc;
+  wrong["cases"][0]["load"]["frames_lost"] = 0;
+  EXPECT_NE(validate(wrong).error().message.find("cases[0].load.frames_lost"), std::string::npos);
+  wrong = doc;
+  wrong["cases"][0]["load"]["frame_latency_ns"]["p99"] = 10;
+  EXPECT_NE(validate(wrong).error().message.find("cases[0].load.frame_latency_ns.p99"),
+            std::string::npos);
+  wrong = doc;
+  wrong["cases"][0]["load"]["relay_instructions_per_frame"] = "many";
+  EXPECT_NE(validate(wrong).error().message.find("relay_instructions_per_frame"),
+            std::string::npos);
+}
+
+TEST(ResultsStats, LatencyPercentilesAreNearestRank) {
+  std::vector<uint64_t> samples;
+  for (uint64_t i = 100; i >= 1; --i)
+    samples.push_back(i * 10);
+  const LatencyStats s = latency_stats(samples);
+  EXPECT_EQ(s.p50, 500u);
+  EXPECT_EQ(s.p90, 900u);
+  EXPECT_EQ(s.p99, 990u);
+  EXPECT_EQ(s.max, 1000u);
+  std::vector<uint64_t> none;
+  EXPECT_EQ(latency_stats(none), LatencyStats{});
+}
+
 TEST(ResultsValidate, FailedCaseMayHavePartialMetricsButNotMoreThanMeasured) {
   Json doc = to_json(sample_file());
   ASSERT_TRUE(validate(doc).ok());

@@ -1,0 +1,42 @@
+// `moqbench load`: a live load against a relay over real QUIC. Publishers write frames at a frame
+// rate, viewers subscribe and read them, and the run reports what arrived in a measured window
+// against what should have (loss), how late (write -> read per frame; per group, its latest
+// frame), and, for
+// the in-process relay (run on its own thread, with its own executor and sockets), the relay's
+// allocations per delivered frame. Every frame carries the time it was written and its number,
+// so loss and latency are exact; publishers and viewers share one thread and one client socket.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "model/base/result.h"
+#include "model/session/session.h"
+#include "reports/schema/results.h"
+
+namespace moq::cli {
+
+struct LoadConfig {
+  std::string connect;              // HOST:PORT of a relay; empty: start one in this process
+  bool tls_disable_verify = false;  // --connect: accept any certificate
+  session::Version version = session::Version::Lite06;
+  uint32_t publishers = 16;
+  uint32_t broadcasts = 1;  // per publisher; viewer v watches broadcast v mod (publishers x this)
+  uint32_t viewers = 64;
+  uint32_t frame_size = 1024;  // bytes per frame, at least the 16-byte stamp
+  uint32_t fps = 30;
+  uint32_t duration_s = 10;   // the measured window
+  uint32_t group_frames = 0;  // frames per group; 0: fps (one group a second)
+  uint32_t warmup_ms = 500;   // frames flow this long before the window opens
+  uint32_t drain_ms = 1000;   // and this long after it closes, for the last to arrive
+};
+
+// Runs the load and returns its result as a case (bench relay, scenario load; metrics per second
+// of the window are the generator's own: its client connections and thread). Progress goes to
+// err each second (one redrawn line when err is a terminal). An Error when nothing could run
+// (the relay unreachable, a handshake refused); a case with flags.failed when nothing arrived.
+Result<results::CaseResult> run_load(const LoadConfig& config, std::ostream& err,
+                                     bool err_is_terminal);
+
+}  // namespace moq::cli

@@ -145,8 +145,12 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
 
   const std::string root = tmp_root.empty() ? default_tmp_root() : tmp_root;
   remove_stale_callgrind_runs(root);
-  std::string dir =
-      root + "/" + std::string(kCallgrindRunPrefix) + std::to_string(getpid()) + ".XXXXXX";
+  // The pid zero-padded to a fixed width: the directory is in valgrind's argv and in the child's
+  // environment, and a pid of another length moved the measured program's counts (the first
+  // measured round of a sweep differed between two runs whose pids had 5 and 6 digits).
+  char pid[16];
+  std::snprintf(pid, sizeof pid, "%09d", static_cast<int>(getpid()));  // parse_run_name: 9 at most
+  std::string dir = root + "/" + std::string(kCallgrindRunPrefix) + pid + ".XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
     const int err = errno;
     return Error{static_cast<uint64_t>(err),

@@ -95,6 +95,8 @@ class QuicNetBase : public WorldNet {
 class QuicSimNet final : public QuicNetBase {
  public:
   explicit QuicSimNet(Executor& executor) : QuicNetBase(executor), net_(executor) {}
+  // The endpoints (the base's) use this class's links and entropy: they go first.
+  ~QuicSimNet() override { endpoints_.clear(); }
   Result<Link> connect(const std::string& alpn, LinkLimits limits) override {
     q::DatagramSocket& client = net_.socket();
     q::DatagramSocket& server = net_.socket();

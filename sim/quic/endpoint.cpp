@@ -100,9 +100,6 @@ void QuicEndpoint::on_datagram(const Address& from, std::span<const uint8_t> dat
   auto it = routes_.find(std::string_view(reinterpret_cast<const char*>(vc.dcid), vc.dcidlen));
   if (it != routes_.end()) {
     it->second->receive(data);
-    // Drop server connections whose handshake failed once their closing period is over.
-    std::erase_if(handshaking_,
-                  [](const std::unique_ptr<QuicConnection>& c) { return c->conn_ == nullptr; });
     return;
   }
   if (vc.version == 0) {  // a short header for no connection of ours
@@ -113,6 +110,10 @@ void QuicEndpoint::on_datagram(const Address& from, std::span<const uint8_t> dat
 }
 
 void QuicEndpoint::accept_initial(const Address& from, std::span<const uint8_t> data) {
+  // Server connections whose handshake failed are dropped once their closing period is over:
+  // here, where new ones arrive, rather than on every datagram.
+  std::erase_if(handshaking_,
+                [](const std::unique_ptr<QuicConnection>& c) { return c->conn_ == nullptr; });
   ngtcp2_pkt_hd hd;
   if (!identity_ || ngtcp2_accept(&hd, data.data(), data.size()) != 0) {
     ++stats_.refused_initial;

@@ -47,6 +47,7 @@ QuicConnection::QuicConnection(QuicEndpoint& endpoint, const Address& remote, bo
     : endpoint_(&endpoint),
       executor_(&endpoint.executor()),
       remote_(remote),
+      local_(endpoint.socket().local_address()),
       client_(client),
       settings_(settings),
       io_(std::make_unique<IoTask>(*this)) {
@@ -76,7 +77,6 @@ uint64_t QuicConnection::ts() const {
 }
 
 ngtcp2_path QuicConnection::path() {
-  local_ = endpoint_->socket().local_address();
   ngtcp2_path p{};
   p.local.addr = local_.sa();
   p.local.addrlen = local_.len;
@@ -141,7 +141,6 @@ Status QuicConnection::start_client(const std::string& alpn, std::shared_ptr<Tls
 Status QuicConnection::start_server(const ngtcp2_pkt_hd& hd, std::shared_ptr<TlsIdentity> identity,
                                     const std::vector<std::string>& alpns) {
   identity_ = std::move(identity);
-  server_alpns_ = alpns;
   ngtcp2_cid scid{};
   scid.datalen = kCidLen;
   endpoint_->entropy().fill(scid.data, kCidLen);

@@ -170,7 +170,6 @@ class QuicConnection final : public Connection {
   std::string host_;                       // the server name a client checks (GnuTLS points at it)
   std::shared_ptr<TlsTrust> trust_;        // the client's credentials, used by the session
   std::shared_ptr<TlsIdentity> identity_;  // the server's
-  std::vector<std::string> server_alpns_;
   ngtcp2_conn* conn_ = nullptr;
   gnutls_session_t tls_ = nullptr;
   ngtcp2_crypto_conn_ref conn_ref_{};

@@ -86,6 +86,17 @@ TEST_F(QuicFaults, RandomBytesAreIgnoredAndTheConnectionGoesOn) {
 class QuicUdp : public ::testing::Test {
  protected:
   QuicUdp() : executor_(clock_), loop_(executor_) {}
+  // A loopback port that was just free: bound, noted, closed.
+  static Address dead_port() {
+    std::unique_ptr<UdpSocket> probe = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+    return probe->local_address();
+  }
+  // A socket on a free loopback port, served by the loop.
+  std::unique_ptr<UdpSocket> bound_socket() {
+    std::unique_ptr<UdpSocket> sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
+    loop_.add(*sock);
+    return sock;
+  }
   RealClock clock_;
   Executor executor_;
   UdpLoop loop_;
@@ -93,14 +104,8 @@ class QuicUdp : public ::testing::Test {
 };
 
 TEST_F(QuicUdp, APortWithNothingListeningFailsAtOnceNamingTheAddress) {
-  // A port that was just free: bind, note it, close.
-  Address dead;
-  {
-    std::unique_ptr<UdpSocket> probe = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-    dead = probe->local_address();
-  }
-  std::unique_ptr<UdpSocket> sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-  loop_.add(*sock);
+  const Address dead = dead_port();
+  std::unique_ptr<UdpSocket> sock = bound_socket();
   QuicEndpoint ep(executor_, *sock, entropy_);
   std::unique_ptr<QuicConnection> c = ok(ep.connect(dead, "moq-lite-06", ok(TlsTrust::anything())));
   Status st = loop_.run_until([&] { return c->close_error().has_value(); }, 3'000'000'000,
@@ -114,13 +119,8 @@ TEST_F(QuicUdp, APortWithNothingListeningFailsAtOnceNamingTheAddress) {
 TEST_F(QuicUdp, ManyConnectionsToADeadPortAllFailAndNothingCrashes) {
   // Once the first ICMP error is queued, later sends on the socket fail with ECONNREFUSED inside
   // the connections' write loops; the error must be reported from the loop, not from the send.
-  Address dead;
-  {
-    std::unique_ptr<UdpSocket> probe = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-    dead = probe->local_address();
-  }
-  std::unique_ptr<UdpSocket> sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-  loop_.add(*sock);
+  const Address dead = dead_port();
+  std::unique_ptr<UdpSocket> sock = bound_socket();
   QuicEndpoint ep(executor_, *sock, entropy_);
   std::vector<std::unique_ptr<QuicConnection>> conns;
   for (int i = 0; i < 16; ++i)
@@ -138,10 +138,8 @@ TEST_F(QuicUdp, ManyConnectionsToADeadPortAllFailAndNothingCrashes) {
 }
 
 TEST_F(QuicUdp, StreamsCrossLoopbackInOneProcess) {
-  std::unique_ptr<UdpSocket> server_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-  std::unique_ptr<UdpSocket> client_sock = ok(UdpSocket::bind(Address::ipv4(0x7f000001, 0)));
-  loop_.add(*server_sock);
-  loop_.add(*client_sock);
+  std::unique_ptr<UdpSocket> server_sock = bound_socket();
+  std::unique_ptr<UdpSocket> client_sock = bound_socket();
   std::shared_ptr<TlsIdentity> id = ok(TlsIdentity::self_signed());
   QuicEndpoint server_ep(executor_, *server_sock, entropy_);
   server_ep.listen(id, {"moq-lite-06"});

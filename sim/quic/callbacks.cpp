@@ -114,7 +114,7 @@ ngtcp2_callbacks make_callbacks(bool client) {
 
 void QuicConnection::on_handshake_completed() {
   established_ = true;
-  if (!client_) alpn_ = negotiated_alpn(tls_);
+  alpn_ = negotiated_alpn(tls_);
   can_open_.notify_all();
   handshake_.notify_all();
   if (endpoint_) {

@@ -33,10 +33,18 @@ Result<std::unique_ptr<QuicConnection>> QuicEndpoint::connect(const Address& ser
                                                               const std::string& alpn,
                                                               std::shared_ptr<TlsTrust> trust,
                                                               const std::string& host) {
+  return connect(server, std::vector<std::string>{alpn}, std::move(trust), host);
+}
+
+Result<std::unique_ptr<QuicConnection>> QuicEndpoint::connect(const Address& server,
+                                                              std::vector<std::string> alpns,
+                                                              std::shared_ptr<TlsTrust> trust,
+                                                              const std::string& host) {
   if (!trust) return Error{0, "connect: no TLS trust given"};
+  if (alpns.empty()) return Error{0, "connect: no ALPN to offer"};
   std::unique_ptr<QuicConnection> c(new QuicConnection(*this, server, true, settings_));
   all_.push_back(c.get());
-  Status st = c->start_client(alpn, std::move(trust), host);
+  Status st = c->start_client(std::move(alpns), std::move(trust), host);
   if (!st.ok()) return st.error();
   for (const std::string& id : c->source_ids())
     route(id, c.get());

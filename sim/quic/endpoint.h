@@ -41,6 +41,12 @@ class QuicEndpoint final : public DatagramReceiver {
   Result<std::unique_ptr<QuicConnection>> connect(const Address& server, const std::string& alpn,
                                                   std::shared_ptr<TlsTrust> trust,
                                                   const std::string& host = "localhost");
+  // The same offering several ALPNs, preferred first; the connection's alpn() is the one the
+  // server chose once established().
+  Result<std::unique_ptr<QuicConnection>> connect(const Address& server,
+                                                  std::vector<std::string> alpns,
+                                                  std::shared_ptr<TlsTrust> trust,
+                                                  const std::string& host = "localhost");
   // The next connection whose handshake completed, or null (wait on incoming()).
   std::unique_ptr<QuicConnection> accept();
   WaitList& incoming() { return incoming_; }

@@ -111,9 +111,12 @@ ngtcp2_transport_params QuicConnection::make_params() const {
   return p;
 }
 
-Status QuicConnection::start_client(const std::string& alpn, std::shared_ptr<TlsTrust> trust,
+Status QuicConnection::start_client(std::vector<std::string> alpns, std::shared_ptr<TlsTrust> trust,
                                     const std::string& host) {
-  alpn_ = alpn;
+  // Until the handshake names the chosen one, alpn() is what was offered (errors quote it).
+  alpn_.clear();
+  for (const std::string& a : alpns)
+    alpn_ += (alpn_.empty() ? "" : "', '") + a;
   trust_ = std::move(trust);
   host_ = host;
   ngtcp2_cid dcid{}, scid{};
@@ -129,8 +132,8 @@ Status QuicConnection::start_client(const std::string& alpn, std::shared_ptr<Tls
   if (rv != 0)
     return Error{transport_error::kQuicError,
                  std::string("starting a QUIC client: ") + ngtcp2_strerror(rv)};
-  Result<gnutls_session_t> tls = make_tls_session(
-      {false, trust_->credentials(), trust_->verifies(), host_.c_str(), {alpn}, &conn_ref_});
+  Result<gnutls_session_t> tls = make_tls_session({false, trust_->credentials(), trust_->verifies(),
+                                                   host_.c_str(), std::move(alpns), &conn_ref_});
   if (!tls.ok()) return tls.error();
   tls_ = *tls;
   ngtcp2_conn_set_tls_native_handle(conn_, tls_);
@@ -488,7 +491,7 @@ Error QuicConnection::describe_close(const ngtcp2_connection_close_error& ccerr)
     const uint8_t alert = static_cast<uint8_t>(code & 0xff);
     why = "the peer at " + remote_.to_string() +
           " refused the TLS handshake: " + describe_tls_alert(alert);
-    if (alert == 120 && client_) why += " (it does not accept ALPN '" + alpn_ + "')";
+    if (alert == 120 && client_) why += " (it accepts none of the ALPNs offered: '" + alpn_ + "')";
     return Error{transport_error::kHandshakeFailed, why};
   }
   why =

@@ -106,7 +106,7 @@ class QuicConnection final : public Connection {
   QuicConnection(QuicEndpoint& endpoint, const Address& remote, bool client,
                  const QuicSettings& settings);
   // Client: ngtcp2 and TLS set up, first flight scheduled.
-  Status start_client(const std::string& alpn, std::shared_ptr<TlsTrust> trust,
+  Status start_client(std::vector<std::string> alpns, std::shared_ptr<TlsTrust> trust,
                       const std::string& host);
   // Server: hd is the client's first Initial (ngtcp2_accept).
   Status start_server(const ngtcp2_pkt_hd& hd, std::shared_ptr<TlsIdentity> identity,

@@ -157,9 +157,11 @@ Result<gnutls_session_t> make_tls_session(const TlsSessionSetup& setup) {
   for (const std::string& a : setup.alpns)
     protos.push_back({reinterpret_cast<unsigned char*>(const_cast<char*>(a.data())),
                       static_cast<unsigned>(a.size())});
-  rv = gnutls_alpn_set_protocols(
-      s, protos.data(), static_cast<unsigned>(protos.size()),
-      GNUTLS_ALPN_MANDATORY | (setup.server ? GNUTLS_ALPN_SERVER_PRECEDENCE : 0));
+  // No GNUTLS_ALPN_SERVER_PRECEDENCE: a server takes the first of the client's ALPNs it accepts,
+  // so a client offering several versions gets the one it prefers (the newest, for the interop
+  // runners' clients).
+  rv = gnutls_alpn_set_protocols(s, protos.data(), static_cast<unsigned>(protos.size()),
+                                 GNUTLS_ALPN_MANDATORY);
   if (rv != 0) return fail("setting the ALPN list", rv);
   if (!setup.server) {
     rv = gnutls_server_name_set(s, GNUTLS_NAME_DNS, setup.host, std::strlen(setup.host));

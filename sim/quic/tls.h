@@ -71,7 +71,7 @@ struct TlsSessionSetup {
   // Client: SNI and the name the certificate must carry. GnuTLS keeps the pointer: it must live
   // as long as the session.
   const char* host = "localhost";
-  std::vector<std::string> alpns;  // client: the one it offers; server: those it accepts
+  std::vector<std::string> alpns;  // client: those it offers, preferred first; server: accepted
   ngtcp2_crypto_conn_ref* conn_ref = nullptr;
 };
 Result<gnutls_session_t> make_tls_session(const TlsSessionSetup& setup);

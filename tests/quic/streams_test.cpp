@@ -19,6 +19,25 @@ TEST_F(QuicStreams, HandshakeNegotiatesTheClientsAlpn) {
   EXPECT_FALSE(server_->is_client());
 }
 
+// The server accepts {"moq-transport-18", kAlpn} in that order; a client offering both, and one
+// it does not know, gets the first of its own list that the server accepts.
+TEST_F(QuicStreams, AClientOfferingSeveralAlpnsGetsItsPreferredOne) {
+  build();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"moq-nonsense-1", kAlpn, "moq-transport-18"}, kAlpn},
+      {{"moq-transport-18", kAlpn}, "moq-transport-18"}};
+  for (const auto& [offer, chosen] : cases) {
+    std::unique_ptr<QuicConnection> c =
+        ok(client_ep_->connect(server_address(), offer, trust_server()));
+    run([&] { return c->established() || c->close_error().has_value(); });
+    ASSERT_TRUE(c->established()) << c->close_error()->message;
+    EXPECT_EQ(c->alpn(), chosen);
+    std::unique_ptr<QuicConnection> accepted;
+    run([&] { return (accepted = server_ep_->accept()) != nullptr; });
+    EXPECT_EQ(accepted->alpn(), c->alpn());
+  }
+}
+
 TEST_F(QuicStreams, UniStreamCarriesBytesInOrderToTheFin) {
   build();
   connect();

@@ -40,6 +40,10 @@ std::string describe(const w::ControlMessage& m, w::IetfVersion v) {
     const char* code = w::request_error_name(e->error_code, v);
     out += std::string(" ") + (code ? code : "code " + std::to_string(e->error_code));
     if (!e->reason.empty()) out += " (" + e->reason + ")";
+  } else if (const auto* d = std::get_if<w::PublishDone>(&m)) {
+    const char* status = w::publish_done_status_name(d->status_code, v);
+    out += std::string(" ") + (status ? status : "status " + std::to_string(d->status_code)) +
+           ", Stream Count " + std::to_string(d->stream_count);
   }
   return out;
 }

@@ -98,6 +98,9 @@ Result<session::Session*> Relay::run(Connection& conn, bool cluster_peer) {
   // Hidden broadcasts are routed through the cluster; each viewer's own request decides whether
   // it sees them (moq-lite-07).
   config.announce_hidden = true;
+  // Publishers may push tracks (moq-transport PUBLISH): each is routed like an announced
+  // broadcast while it is pushed.
+  config.accept_pushed_tracks = true;
   Result<std::unique_ptr<session::Session>> s = session::create_session(conn, std::move(config));
   if (!s) return s.error();
   peers_.push_back(std::make_unique<Peer>(*this, std::move(*s), cluster_peer));

@@ -232,6 +232,10 @@ struct SessionConfig {
   // every session, so that it routes them to its cluster, and serves them to each peer that
   // asks (a viewer that does not ask does not see them).
   bool announce_hidden = false;
+  // Take the tracks the peer pushes (moq-transport PUBLISH): each becomes a track of the peer's
+  // broadcast at its namespace, which is announced while the PUBLISH stands. Unset: PUBLISH is
+  // refused (REQUEST_ERROR UNINTERESTED). A relay sets it, so that publishers may push to it.
+  bool accept_pushed_tracks = false;
   // Decides the peer's authorization requests (moq-lite-07 AUTH). Unset: grant everything.
   std::function<Result<AuthGrant>(std::span<const uint8_t> token)> authorize;
 };

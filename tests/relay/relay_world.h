@@ -63,6 +63,18 @@ class RelayWorld {
     return *clients.back();
   }
 
+  // A client connection on relay `at` whose end runs no session: the test speaks for it (a raw
+  // moq-transport peer, tests/session_ietf/raw_peer.h).
+  Client& connect_raw(Version version, size_t at = 0) {
+    auto c = std::make_unique<Client>();
+    c->conns = make_connections(version);
+    auto relay_side = relays.at(at)->add(*c->conns.server);
+    EXPECT_TRUE(relay_side.ok()) << (relay_side.ok() ? "" : relay_side.error().message);
+    c->relay_side = relay_side.ok() ? *relay_side : nullptr;
+    clients.push_back(std::move(c));
+    return *clients.back();
+  }
+
   void settle() { settle_executor(executor); }
 
   struct Published {

@@ -29,6 +29,7 @@ class RawPair : public ::testing::TestWithParam<Version> {
     track = std::move(broadcast.create_track("video").value());
     SessionConfig config;
     if (publish) config.publish = origin.consume();
+    config.accept_pushed_tracks = accept_pushed_tracks;
     Connection& mine = session_is_server ? *server_conn : *client_conn;
     Connection& theirs = session_is_server ? *client_conn : *server_conn;
     auto s = ietf::create_ietf_session(mine, GetParam(), config);
@@ -74,6 +75,7 @@ class RawPair : public ::testing::TestWithParam<Version> {
   RawRequest take_subscribe(w::Subscribe& out) { return take_request(out); }
 
   std::vector<RawRequest> other_requests;
+  bool accept_pushed_tracks = false;  // SessionConfig::accept_pushed_tracks, read by start()
   sim::VirtualClock clock;
   Executor executor{clock};
   std::unique_ptr<sim::memory::MemoryConnection> client_conn, server_conn;

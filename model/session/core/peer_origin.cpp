@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "model/data/errors.h"
+
 namespace moq::session::core {
 
 // One remote broadcast: its producer, and the task that hands each new track request and group
@@ -29,6 +31,9 @@ class PeerOrigin::Mirror final : public Task {
     return Poll::Pending;
   }
   BroadcastConsumer consume() const { return producer_.consume(); }
+  Result<TrackProducer> create_track(std::string name, const TrackInfo& info) {
+    return producer_.create_track(std::move(name), info);
+  }
   void close(const Error& reason) { producer_.close(reason); }
 
   uint32_t announcements = 0;
@@ -54,6 +59,12 @@ PeerOrigin::Mirror& PeerOrigin::mirror(const Path& path) {
 
 BroadcastConsumer PeerOrigin::broadcast(const Path& path) {
   return mirror(path).consume();
+}
+
+Result<TrackProducer> PeerOrigin::push_track(const Path& path, std::string name,
+                                             const TrackInfo& info) {
+  if (closed_) return Error{data_error::kClosed, "the peer's broadcasts are closed"};
+  return mirror(path).create_track(std::move(name), info);
 }
 
 AnnounceConsumer PeerOrigin::announced(const Path& prefix) const {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "model/async/executor.h"
 #include "model/base/path.h"
@@ -36,6 +37,9 @@ class PeerOrigin {
 
   // The broadcast at path, made on first use.
   BroadcastConsumer broadcast(const Path& path);
+  // A track the peer pushes (moq-transport PUBLISH) into path's broadcast; kDuplicate when the
+  // broadcast has a track of that name already (subscribed to, or pushed).
+  Result<TrackProducer> push_track(const Path& path, std::string name, const TrackInfo& info);
   // The peer's announcements under prefix (snapshot, then live events, then the end).
   AnnounceConsumer announced(const Path& prefix) const;
   // The peer announced path / withdrew it (counted per path).

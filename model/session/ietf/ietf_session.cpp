@@ -242,13 +242,39 @@ struct RequestOpener {
   }
   bool on(const w::Publish& m) {
     if (!admit(m.request_id, StreamKind::Subscribe, "PUBLISH")) return true;
-    // Pushed tracks have no place in session.h: refuse, and stop any data already sent for the
-    // alias (spec 3.6: REQUEST_ERROR UNINTERESTED plus STOP_SENDING).
-    if (s.aliases.find(m.track_alias).kind != AliasTable::Kind::Bound)
-      s.aliases.tombstone(m.track_alias, nullptr);
-    input.stream().stop(kCancelled);
-    refuse(w::RequestErrorCode::Uninterested, "this endpoint does not take PUBLISH");
+    if (s.aliases.find(m.track_alias).kind == AliasTable::Kind::Bound) {
+      s.violation(Error{uint64_t(w::SessionError::DuplicateTrackAlias),
+                        "PUBLISH: field 'track alias': " + w::describe_value(m.track_alias) +
+                            " is bound to another subscription"});
+      return true;
+    }
+    std::optional<Path> path = path_of(m.track_namespace);
+    if (!s.config().accept_pushed_tracks || !path) {
+      refuse_publish(m, w::RequestErrorCode::Uninterested,
+                     !path ? "a namespace field holding '/' names no broadcast path here"
+                           : "this endpoint does not take PUBLISH");
+      return true;
+    }
+    if (has_mandatory_property(m.track_properties)) {
+      refuse_publish(m, w::RequestErrorCode::UnsupportedExtension,
+                     "PUBLISH carries an unknown mandatory track property");
+      return true;
+    }
+    Result<TrackProducer> track = s.peer().push_track(
+        *path, m.track_name, s.copied_track_info(track_info_of(m.track_properties)));
+    if (!track) {
+      refuse_publish(m, w::RequestErrorCode::Uninterested, track.error().message);
+      return true;
+    }
+    s.pools().subscribe_request.acquire().start_pushed(std::move(send), input, *path, m,
+                                                       std::move(*track));
     return true;
+  }
+  // Spec 3.6: REQUEST_ERROR plus STOP_SENDING, and any data already sent for the alias stopped.
+  void refuse_publish(const w::Publish& m, w::RequestErrorCode code, std::string reason) {
+    s.aliases.tombstone(m.track_alias, nullptr);
+    input.stream().stop(kCancelled);
+    refuse(code, std::move(reason));
   }
   bool on(const w::SubscribeTracks& m) {
     if (admit(m.request_id, StreamKind::Announce, "SUBSCRIBE_TRACKS"))

@@ -71,6 +71,8 @@ void SubscribeServeTask::clear() {
   done_status_ = 0;
   done_reason_.clear();
   track_waiter_.cancel();
+  rendezvous_.reset();
+  rendezvous_timer_.cancel();
   state_changed_.notify_all();
 }
 
@@ -150,6 +152,37 @@ Poll SubscribeServeTask::step() {
   return Poll::Pending;
 }
 
+bool SubscribeServeTask::withdrawn_while_resolving() {
+  w::ControlMessage msg;
+  const core::In in = next_message(msg);
+  if (in == core::In::Message) {
+    session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
+                                                "SUBSCRIBE request before SUBSCRIBE_OK"));
+  }
+  if (in != core::In::Reset && in != core::In::Closed && in != core::In::Message) return false;
+  cancel(kCancelled);
+  return true;
+}
+
+bool SubscribeServeTask::awaiting_rendezvous(const std::optional<Path>& path) {
+  const uint64_t timeout_ms = subscribe().params.rendezvous_timeout.value_or(0);
+  const OriginConsumer& origin = session_.config().publish;
+  if (!path || timeout_ms == 0 || !origin || origin.lookup(*path)) return false;
+  const uint64_t now = executor().now_ns();
+  if (!rendezvous_) {
+    rendezvous_ = origin.announced(*path);
+    rendezvous_until_ns_ = now + timeout_ms * 1'000'000;
+    rendezvous_timer_.arm_at(rendezvous_until_ns_);
+  } else if (now >= rendezvous_until_ns_) {
+    return false;
+  }
+  AnnounceEvent ev;
+  while (rendezvous_->next(ev) == Next::Ready) {
+  }  // the lookup decides; an event only wakes us
+  track_waiter_.wait(rendezvous_->events());
+  return true;
+}
+
 bool SubscribeServeTask::resolve(Poll& result) {
   const w::Subscribe& sub = subscribe();
   const w::MessageParams& params = sub.params;
@@ -174,22 +207,22 @@ bool SubscribeServeTask::resolve(Poll& result) {
     }
     TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name);
     if (!lk.track) {
+      if (awaiting_rendezvous(path)) {
+        if (!withdrawn_while_resolving()) return true;
+        result = Poll::Done;
+        return false;
+      }
       refuse(std::move(lk.error));
       return true;
     }
+    rendezvous_.reset();
+    rendezvous_timer_.cancel();
     track_ = std::move(lk.track);
   }
   switch (track_->status()) {
     case TrackStatus::Pending: {
       // Served on demand (a relay): wait until the track is described. Watch for a cancel.
-      w::ControlMessage msg;
-      const core::In in = next_message(msg);
-      if (in == core::In::Message) {
-        session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
-                                                    "SUBSCRIBE request before SUBSCRIBE_OK"));
-      }
-      if (in == core::In::Reset || in == core::In::Closed || in == core::In::Message) {
-        cancel(kCancelled);
+      if (withdrawn_while_resolving()) {
         result = Poll::Done;
         return false;
       }
@@ -335,6 +368,21 @@ void SubscribeRequestTask::start(const Path& broadcast, TrackRequest request) {
   wake();
 }
 
+void SubscribeRequestTask::start_pushed(SendStreamPtr send, core::StreamInput& input,
+                                        const Path& broadcast, const w::Publish& publish,
+                                        TrackProducer track) {
+  adopt_stream(std::move(send), input);
+  path_ = broadcast;
+  pushed_ = true;
+  producer_ = std::move(track);
+  request_id_ = publish.request_id;
+  alias_ = publish.track_alias;
+  (void)session_.aliases.bind(publish.track_alias, *this);  // the opener checked it is free
+  phase_ = Phase::Active;
+  session_.peer().announce(path_);
+  wake();
+}
+
 void SubscribeRequestTask::on_abandon(const Error& reason) {
   if (join_producer_) join_producer_.abort(reason);
   if (producer_) {
@@ -350,6 +398,7 @@ void SubscribeRequestTask::clear() {
     r->cancel(kCancelled);
   if (alias_) session_.aliases.tombstone(*alias_, this);
   if (join_send_ && !join_fin_sent_) (void)join_send_->reset(kCancelled);
+  if (pushed_) session_.peer().unannounce(path_);
   const Error ended{data_error::kCancelled, "subscription ended"};
   if (join_producer_) join_producer_.abort(ended);
   if (producer_) {
@@ -366,6 +415,8 @@ void SubscribeRequestTask::clear() {
   alias_.reset();
   done_.reset();
   refused_ = false;
+  pushed_ = false;
+  publish_ok_sent_ = false;
   streams_seen_ = 0;
   join_ = Join::None;
   join_group_ = 0;
@@ -596,6 +647,12 @@ Poll SubscribeRequestTask::step() {
     phase_ = Phase::AwaitOk;
   }
 
+  if (pushed_ && !publish_ok_sent_) {
+    // PUBLISH_OK: Forward State 1 (the default), so the publisher sends at once.
+    if (!send_message(w::RequestOk{})) return fail(session_.session_error());
+    publish_ok_sent_ = true;
+  }
+
   // -18: the joining FETCH, pipelined (the publisher waits for the subscription). It needs a
   // stream of its own; while none is available the subscription goes on without it, and only
   // the joined group waits.
@@ -610,7 +667,7 @@ Poll SubscribeRequestTask::step() {
     return cancel_subscription(kCancelled);
 
   for (bool more = true; more;) {
-    switch (next_handled(*this, "SUBSCRIBE request")) {
+    switch (next_handled(*this, pushed_ ? "PUBLISH request" : "SUBSCRIBE request")) {
       case core::In::Message:
         if (session_.is_closed()) return Poll::Pending;
         if (refused_) return Poll::Done;
@@ -622,15 +679,16 @@ Poll SubscribeRequestTask::step() {
         return Poll::Pending;
       case core::In::Fin:
         if (!done_)
-          return fail(
-              Error{data_error::kCancelled,
-                    phase_ == Phase::AwaitOk
-                        ? "SUBSCRIBE: the publisher ended the stream without a response"
-                        : "SUBSCRIBE: the publisher ended the stream without PUBLISH_DONE"});
+          return fail(Error{data_error::kCancelled,
+                            std::string(request_name()) +
+                                (phase_ == Phase::AwaitOk
+                                     ? ": the publisher ended the stream without a response"
+                                     : ": the publisher ended the stream without PUBLISH_DONE")});
         more = false;
         break;
       case core::In::Reset:
-        return fail(Error{in_.code(), "SUBSCRIBE: the publisher reset the subscription (code " +
+        return fail(Error{in_.code(), std::string(request_name()) +
+                                          ": the publisher reset the subscription (code " +
                                           w::describe_value(in_.code()) + ")"});
       case core::In::Closed:
         return fail(session_.session_error());
@@ -654,7 +712,7 @@ Poll SubscribeRequestTask::step() {
   }
   if (!write()) return fail(session_.session_error());
   if (phase_ == Phase::AwaitOk) unused_.wait(request_.unused());
-  if (phase_ == Phase::Active) unused_.wait(producer_.unused());
+  if (phase_ == Phase::Active && !pushed_) unused_.wait(producer_.unused());
   return Poll::Pending;
 }
 

@@ -24,7 +24,9 @@ struct FillTag;
 
 // Publisher: SUBSCRIBE -> SUBSCRIBE_OK (alias), one GroupSendTask per group, then PUBLISH_DONE
 // once every data stream closed; -22 FILL_PARAMETERS start a fill (a FetchServeTask without a
-// request stream); REQUEST_UPDATE changes priority and forwarding.
+// request stream); REQUEST_UPDATE changes priority and forwarding. A SUBSCRIBE with
+// RENDEZVOUS_TIMEOUT of a broadcast not published yet waits that long for it to appear (a relay
+// whose publisher has not arrived) before it is refused.
 class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
  public:
   SubscribeServeTask(IetfSession& s, TaskPoolBase& p) : RequestTask(s, p, "ietf subscribe serve") {}
@@ -56,6 +58,10 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   const w::Subscribe& subscribe() const { return std::get<w::Subscribe>(request_); }
   // False when the job is over (result set).
   bool resolve(Poll& result);
+  // True while a SUBSCRIBE with RENDEZVOUS_TIMEOUT waits for path to be published.
+  bool awaiting_rendezvous(const std::optional<Path>& path);
+  // The subscriber cancelled (or the session closed) while the subscription was unresolved.
+  bool withdrawn_while_resolving();
   // Leaves the session's lookups of its subscriptions (serving_by_id, serving_by_track).
   void forget_index();
   void start_fill(uint64_t request_id, const w::FillParameters& fill);
@@ -81,17 +87,27 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   IntrusiveList<FetchServeTask, FillTag> fills_;
   Waiter track_waiter_{*this};
   WaitList state_changed_{"subscription state"};
+  std::optional<AnnounceConsumer> rendezvous_;  // announcements of the awaited path
+  uint64_t rendezvous_until_ns_ = 0;
+  Timer rendezvous_timer_{*this};
 };
 
 // Viewer: one upstream subscription of a mirror track (model/session/core/peer_origin.h).
 // SUBSCRIBE -> SUBSCRIBE_OK binds the Track Alias and makes the track Active; subgroup streams
 // write its groups; PUBLISH_DONE ends it once the streams it counts have arrived. A live
 // subscription also joins the current group from its first object.
+// The same task takes a track the peer pushes (PUBLISH, when SessionConfig::accept_pushed_tracks):
+// the peer opened the stream and chose the alias, we answer REQUEST_OK (PUBLISH_OK), and from
+// there on it is a subscription like the others, except that it lasts as long as the publisher
+// pushes (no consumer is needed) and its broadcast is announced meanwhile.
 class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
  public:
   SubscribeRequestTask(IetfSession& s, TaskPoolBase& p)
       : RequestTask(s, p, "ietf subscribe request") {}
   void start(const Path& broadcast, TrackRequest request);
+  // The peer's PUBLISH of track (made by PeerOrigin::push_track) in broadcast.
+  void start_pushed(SendStreamPtr send, core::StreamInput& input, const Path& broadcast,
+                    const w::Publish& publish, TrackProducer track);
 
   enum class Attach : uint8_t { Write, Wait, Refuse };
   // A subgroup stream of this subscription arrived for group: Write (out is the group to fill),
@@ -123,9 +139,11 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   void read_join_request();
   void read_join_data();
   void join_finished(bool ok);
-  bool live() const { return !request_prefs_.group_start; }
+  bool live() const { return !pushed_ && !request_prefs_.group_start; }
+  const char* request_name() const { return pushed_ ? "PUBLISH" : "SUBSCRIBE"; }
   // No consumer is left and the session's linger ran out: the subscription goes.
   bool abandoned(uint32_t consumers) {
+    if (pushed_) return false;  // a pushed track lasts as long as its publisher pushes
     return linger_.expired(consumers, session_.config().linger_ns, executor().now_ns());
   }
   void build_subscribe();
@@ -142,6 +160,8 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   std::optional<uint64_t> alias_;
   std::optional<w::PublishDone> done_;
   bool refused_ = false;  // REQUEST_ERROR or a refused SUBSCRIBE_OK: the job ends
+  bool pushed_ = false;   // the peer's PUBLISH
+  bool publish_ok_sent_ = false;
   uint64_t streams_seen_ = 0;
   IntrusiveList<SubgroupReceiver, ReceiverTag> receivers_;
 

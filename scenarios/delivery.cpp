@@ -10,7 +10,9 @@
 //    finishes the group on its 4th frame; every subscription reads that one frame (and, on the
 //    4th, the group's end). Measured rounds are a whole number of groups.
 // Every round asserts the bytes delivered: viewers x watch x burst x frames x frame_size, and
-// their payload hash; on the relay bench, that no relay opened another upstream subscription.
+// their payload hash (each group whole and in order; the groups of a burst in whichever order
+// the transport delivered them: QUIC sends the newest first); on the relay bench, that no relay
+// opened another upstream subscription.
 // Axis names follow this tool's (frame_size, not the Rust bench's frame).
 #include <algorithm>
 #include <memory>
@@ -61,6 +63,7 @@ class Delivery final : public harness::Case {
     std::vector<ModelViewer>& viewers = world_.viewers();
     subscriptions_.resize(viewers.size() * shape_.watch);
     groups_.resize(subscriptions_.size());
+    read_sequence_.assign(subscriptions_.size() * shape_.burst, 0);
     for (size_t v = 0; v < viewers.size(); ++v) {
       for (uint32_t k = 0; k < shape_.watch; ++k) {
         const size_t room = watched(v, k);
@@ -90,7 +93,7 @@ class Delivery final : public harness::Case {
     for (uint64_t g = 0; g < shape_.burst; ++g) {
       for (size_t v = 0; v < viewers.size(); ++v) {
         for (uint32_t k = 0; k < shape_.watch; ++k) {
-          if (Status st = read(v * shape_.watch + k, viewers[v].log, round); !st)
+          if (Status st = read(v * shape_.watch + k, g, viewers[v].log, round); !st)
             return Error{0, "viewer " + std::to_string(v) + ", broadcast " +
                                 std::to_string(watched(v, k)) + ": " + st.error().message};
         }
@@ -103,10 +106,13 @@ class Delivery final : public harness::Case {
     harness::DeliveryCombiner expected;
     for (size_t v = 0; v < world_.viewers().size(); ++v) {
       harness::DeliveryHasher h;
-      for (uint64_t g = 0; g < shape_.burst; ++g)
-        for (uint32_t k = 0; k < shape_.watch; ++k)
+      for (uint64_t slot = 0; slot < shape_.burst; ++slot) {
+        for (uint32_t k = 0; k < shape_.watch; ++k) {
+          const uint64_t g = burst_group_read(v * shape_.watch + k, slot);
           for (uint64_t f = first_frame(round); f < first_frame(round) + frames_per_round(); ++f)
             h.add_frame(payloads_.payload(payload_index(watched(v, k), round, g, f)));
+        }
+      }
       expected.add(h.result());
     }
     return {world_.delivered(), expected.result(), world_.check_upstream_subscriptions()};
@@ -135,6 +141,16 @@ class Delivery final : public harness::Case {
     }
     const size_t p = v % config_.publishers;
     return p * shape_.broadcasts + (v / config_.publishers * shape_.watch + k) % shape_.broadcasts;
+  }
+
+  // Which of its round's burst groups subscription i read in its slot-th read. The groups of a
+  // burst have consecutive sequences; each must arrive whole and in order within itself, but a
+  // transport may deliver them in either order (QUIC sends a newer group first), so the check
+  // follows the order they were read in.
+  uint64_t burst_group_read(size_t i, uint64_t slot) const {
+    const uint64_t* seq = &read_sequence_[i * shape_.burst];
+    const uint64_t first = *std::min_element(seq, seq + shape_.burst);
+    return seq[slot] - first;
   }
 
   uint64_t payload_index(size_t room, uint64_t round, uint64_t g, uint64_t frame) const {
@@ -180,12 +196,14 @@ class Delivery final : public harness::Case {
     return {};
   }
 
-  // One group of subscription i (unpaced: to its end), or (paced) the one frame of this round.
-  Status read(size_t i, harness::DeliveryLog& log, uint64_t round) {
+  // One group of subscription i (unpaced: to its end; the slot-th of the burst), or (paced) the
+  // one frame of this round.
+  Status read(size_t i, uint64_t slot, harness::DeliveryLog& log, uint64_t round) {
     GroupConsumer& group = groups_[i];
     if (first_frame(round) == 0) {
       switch (subscriptions_[i].next(group)) {
         case Next::Ready:
+          read_sequence_[i * shape_.burst + slot] = group.sequence();
           break;
         case Next::Pending:
           return Error{0, "no new group arrived"};
@@ -211,6 +229,7 @@ class Delivery final : public harness::Case {
   std::vector<GroupProducer> writers_;        // paced: each room's current group
   std::vector<TrackConsumer> subscriptions_;  // viewer-major; dropped before the world
   std::vector<GroupConsumer> groups_;         // per subscription: the group being read
+  std::vector<uint64_t> read_sequence_;       // per subscription and burst slot: the group read
   ModelWorld world_;                          // last: destroyed first
 };
 

@@ -70,7 +70,9 @@ TEST_F(QuicWorlds, TheOtherSessionScenariosRunOverQuicSim) {
              "model/churn/" + v + "/sessions=2/held=4/transport=quic-sim",
              "relay/churn/" + v + "/relays=2/sessions=2/held=4/transport=quic-sim",
              "relay/delivery/" + v +
-                 "/relays=2/publishers=2/broadcasts=2/viewers=3/watch=2/burst=1/transport=quic-sim",
+                 "/relays=2/publishers=2/broadcasts=2/viewers=3/watch=2/burst=4/transport=quic-sim",
+             "model/delivery/" + v +
+                 "/publishers=1/broadcasts=1/viewers=2/watch=1/burst=4/transport=quic-sim",
              "model/join/" + v + "/broadcasts=4/transport=quic-sim",
              "relay/join_stale/" + v + "/relays=2/broadcasts=4/transport=quic-sim",
              "relay/leave/" + v + "/relays=2/broadcasts=4/transport=quic-sim",

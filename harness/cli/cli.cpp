@@ -35,6 +35,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_gate_command);
   add(add_report_command);
   add(add_merge_command);
+  add(add_measure_case_command);
 #if MOQ_QUIC
   add(add_relay_command);
   add(add_load_command);
@@ -46,7 +47,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
     bool known = false;
     for (auto& [sub, action] : commands) {
       known = known || sub->get_name() == argv[1];
-      names += (names.empty() ? "" : ", ") + sub->get_name();
+      if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known) {
       io.err << "moqbench: unknown subcommand '" << argv[1] << "' (subcommands: " << names << ")\n";

@@ -1,8 +1,8 @@
 // What `run` and `sweep` share: the measuring options and the measuring flow.
 #include <memory>
 
+#include "harness/cli/case_process.h"
 #include "harness/cli/commands.h"
-#include "harness/counters/callgrind_launch.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/sweep.h"
@@ -77,19 +77,19 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     if (!w) return bad_input(ctx, sub, "--out " + options.out + ": " + w.error().message);
     writer.emplace(std::move(*w));
   }
-  if (choice->reexec) {
-    err << std::flush;
-    Result<int> status = counters::run_under_callgrind(ctx.argc, ctx.argv);
-    if (!status) return bad_input(ctx, sub, "--counter callgrind: " + status.error().message);
-    if (*status >= 128)
-      err << "moqbench: the run under valgrind was ended by signal " << *status - 128 << '\n';
-    return *status;
-  }
-
   harness::RunOptions run{options.warmup, options.rounds};
   harness::SweepProgress progress{&err, ctx.io->err_is_terminal};
+  // Under callgrind each case runs in a canonical process of its own (case_process.h); other
+  // counters measure in this process.
+  if (choice->reexec)
+    err << "moqbench: each case is measured in a process of its own under callgrind, started the "
+           "same way whatever the command line and environment\n";
+  harness::CaseMeasurer measure = [&](const harness::CaseSpec& spec) {
+    return choice->reexec ? measure_case_in_callgrind_process(spec, run, options.cpu)
+                          : harness::run_case(spec, run, choice->counter.get());
+  };
   Result<harness::SweepResult> result =
-      harness::run_sweep(cases, run, choice->counter.get(), writer ? &*writer : nullptr, progress);
+      harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);
   if (!result) {
     err << "moqbench: " << result.error().message << '\n';
     return kExitFailed;

@@ -123,68 +123,91 @@ size_t remove_stale_callgrind_runs(const std::string& tmp_root) {
 Result<int> run_under_callgrind(int argc, char* const argv[],
                                 const std::vector<std::pair<std::string, std::string>>& extra_env,
                                 const std::string& tmp_root) {
+  CallgrindChild child;
+  for (int i = 1; i < argc; ++i)
+    child.args.emplace_back(argv[i]);
+  child.extra_env = extra_env;
+  child.tmp_root = tmp_root;
+  return run_callgrind_child(child);
+}
+
+Result<int> run_callgrind_child(const CallgrindChild& spec) {
   if (running_under_valgrind()) {
-    return Error{0, "run_under_callgrind: already running under valgrind"};
+    return Error{0, "run_callgrind_child: already running under valgrind"};
   }
   Result<std::string> valgrind = find_valgrind();
   if (!valgrind) return valgrind.error();
 
-  // The running binary itself, whatever argv[0] says (a bare name found through PATH, or a
+  // The running binary itself, whatever argv[0] said (a bare name found through PATH, or a
   // path relative to a directory we may not be in).
   char self[PATH_MAX];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  std::string program;
-  if (n > 0) {
-    program.assign(self, static_cast<size_t>(n));
-  } else if (argc > 0) {
-    program = argv[0];
-  } else {
-    return Error{0,
-                 "run_under_callgrind: cannot find this program (no /proc/self/exe, no argv[0])"};
-  }
+  if (n <= 0) return Error{0, "run_callgrind_child: cannot find this program (no /proc/self/exe)"};
+  std::string program(self, static_cast<size_t>(n));
 
-  const std::string root = tmp_root.empty() ? default_tmp_root() : tmp_root;
+  const std::string root = spec.tmp_root.empty() ? default_tmp_root() : spec.tmp_root;
   remove_stale_callgrind_runs(root);
-  // The pid zero-padded to a fixed width: the directory is in valgrind's argv and in the child's
-  // environment, and a pid of another length moved the measured program's counts (the first
-  // measured round of a sweep differed between two runs whose pids had 5 and 6 digits).
+  // The pid zero-padded to a fixed width: outside canonical runs the directory is in valgrind's
+  // argv and in the child's environment, and a pid of another length moved the measured
+  // program's counts (the first measured round of a sweep differed between two runs whose pids
+  // had 5 and 6 digits).
   char pid[16];
   std::snprintf(pid, sizeof pid, "%09d", static_cast<int>(getpid()));  // parse_run_name: 9 at most
   std::string dir = root + "/" + std::string(kCallgrindRunPrefix) + pid + ".XXXXXX";
   if (mkdtemp(dir.data()) == nullptr) {
     const int err = errno;
     return Error{static_cast<uint64_t>(err),
-                 "run_under_callgrind: cannot make a private directory " + dir + ": " +
+                 "run_callgrind_child: cannot make a private directory " + dir + ": " +
                      errno_text(err) + " (set TMPDIR to a writable directory)"};
+  }
+  auto remove_dir = [&] {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  };
+  std::vector<std::pair<std::string, std::string>> set = spec.extra_env;
+  std::vector<std::string> env;
+  if (spec.canonical) {
+    const std::string link = dir + "/" + spec.canonical_name;
+    if (symlink(program.c_str(), link.c_str()) != 0) {
+      const int err = errno;
+      remove_dir();
+      return Error{static_cast<uint64_t>(err),
+                   "run_callgrind_child: cannot link " + link + ": " + errno_text(err)};
+    }
+    program = "./" + spec.canonical_name;
+    env.push_back(std::string(kCallgrindOutFileEnv) + "=callgrind.out");
+  } else {
+    set.emplace_back(kCallgrindOutFileEnv, dir + "/callgrind.out");
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string_view entry(*e);
+      bool replaced = false;
+      for (const auto& [name, value] : set)
+        replaced = replaced || (entry.size() > name.size() &&
+                                entry.substr(0, name.size()) == name && entry[name.size()] == '=');
+      if (!replaced) env.emplace_back(entry);
+    }
+    for (const auto& [name, value] : set)
+      env.push_back(name + "=" + value);
+  }
+  if (spec.before) {
+    if (Status st = spec.before(dir); !st) {
+      remove_dir();
+      return st.error();
+    }
   }
 
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i)
-    args.emplace_back(argv[i]);
-  std::vector<std::string> cmd = callgrind_command_line(*valgrind, dir, program, args);
+  std::vector<std::string> cmd = callgrind_command_line(*valgrind, dir, program, spec.args);
   std::vector<char*> cargv;
   for (std::string& s : cmd)
     cargv.push_back(s.data());
   cargv.push_back(nullptr);
-  std::vector<std::pair<std::string, std::string>> set = extra_env;
-  set.emplace_back(kCallgrindOutFileEnv, dir + "/callgrind.out");
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string_view entry(*e);
-    bool replaced = false;
-    for (const auto& [name, value] : set)
-      replaced = replaced || (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
-                              entry[name.size()] == '=');
-    if (!replaced) env.emplace_back(entry);
-  }
-  for (const auto& [name, value] : set)
-    env.push_back(name + "=" + value);
   std::vector<char*> cenv;
   for (std::string& s : env)
     cenv.push_back(s.data());
   cenv.push_back(nullptr);
-  const std::string exec_failed = "run_under_callgrind: execve " + *valgrind + " failed\n";
+  const std::string exec_failed = "run_callgrind_child: execve " + *valgrind + " failed\n";
+  const char* child_dir = spec.canonical ? dir.c_str() : nullptr;
 
   // Signals that would end this process are passed on to the child instead, and this process
   // waits for it to end, then cleans up.
@@ -200,10 +223,6 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
     for (size_t i = 0; i < kForwarded.size(); ++i)
       sigaction(kForwarded[i], &previous[i], nullptr);
   };
-  auto remove_dir = [&] {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir, ignored);
-  };
 
   std::fflush(nullptr);  // buffered output would be written twice, by both processes
   const pid_t parent = getpid();
@@ -213,7 +232,7 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
     restore_signals();
     remove_dir();
     return Error{static_cast<uint64_t>(err),
-                 "run_under_callgrind: fork failed: " + errno_text(err)};
+                 "run_callgrind_child: fork failed: " + errno_text(err)};
   }
   if (child == 0) {
     struct sigaction dfl {};
@@ -225,6 +244,7 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
     // next run removes.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // the parent died before prctl took effect
+    if (child_dir != nullptr && chdir(child_dir) != 0) _exit(127);
     execve(cargv[0], cargv.data(), cenv.data());
     ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
     (void)ignored;
@@ -237,6 +257,8 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   g_child = 0;
+  Status after;
+  if (spec.after && WIFEXITED(status)) after = spec.after(dir);
   remove_dir();
   restore_signals();
   if (WIFSIGNALED(status)) {
@@ -249,6 +271,7 @@ Result<int> run_under_callgrind(int argc, char* const argv[],
     }
     return 128 + sig;
   }
+  if (!after) return after.error();
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -40,17 +41,39 @@ std::vector<std::string> callgrind_command_line(const std::string& valgrind, con
                                                 const std::string& program,
                                                 const std::vector<std::string>& args);
 
-// Runs `valgrind --tool=callgrind ... <this program> argv[1..]` as a child process, with
-// MOQ_CALLGRIND_OUT_FILE and `extra_env` added to its environment, waits for it, and removes its
-// private directory (made under `tmp_root`; $TMPDIR, else /tmp, when empty) however it ended:
+// How run_callgrind_child starts this program again under callgrind.
+struct CallgrindChild {
+  std::vector<std::string> args;  // after the program
+  // Added to (or replacing entries of) this process's environment; ignored when canonical.
+  std::vector<std::pair<std::string, std::string>> extra_env;
+  // Canonical: the child runs from the private directory as `./<canonical_name>` (a link there to
+  // this program) with an environment of the marker alone, relative (`callgrind.out`), so that
+  // nothing of its argv, environment or working directory depends on where this program, the
+  // caller or $TMPDIR are, or on what the caller's environment holds.
+  bool canonical = false;
+  std::string canonical_name = "moqbench";
+  std::string tmp_root;  // where the private directory goes; empty: $TMPDIR, else /tmp
+  // Called with the private directory before the child starts (to leave it a request), and
+  // after it exited, before the directory is removed (to read what it left). An Error from
+  // `before` cancels the run; one from `after` is returned.
+  std::function<Status(const std::string& dir)> before;
+  std::function<Status(const std::string& dir)> after;
+};
+
+// Runs `valgrind --tool=callgrind ... <this program> <child.args>` as a child process, with
+// MOQ_CALLGRIND_OUT_FILE set, waits for it, and removes its private directory however it ended:
 //   - SIGINT, SIGTERM or SIGHUP sent to this process are passed on to the child, and the
 //     directory is removed once it has ended;
 //   - the child is killed when this process dies (PR_SET_PDEATHSIG), so a run killed with SIGKILL
 //     leaves only the directory, which the next run removes (remove_stale_callgrind_runs).
-// Returns the child's exit status for this process to exit with. When a signal ended the child,
-// this process ends itself with the same signal after cleaning up (so a shell sees the
-// interruption), and does not return. An Error when the child could not be started (already
-// under valgrind, valgrind not installed, no private directory, fork failed).
+// Returns the child's exit status. When a signal ended the child, this process ends itself with
+// the same signal after cleaning up (so a shell sees the interruption), and does not return. An
+// Error when the child could not be started (already under valgrind, valgrind not installed, no
+// private directory, fork failed) or when `after` failed.
+Result<int> run_callgrind_child(const CallgrindChild& child);
+
+// The whole command again: run_callgrind_child with argv[1..] and this process's environment
+// plus extra_env.
 Result<int> run_under_callgrind(
     int argc, char* const argv[],
     const std::vector<std::pair<std::string, std::string>>& extra_env = {},

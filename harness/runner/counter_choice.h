@@ -29,8 +29,9 @@ struct CounterRequest {
 
 struct CounterChoice {
   CounterBackend backend = CounterBackend::kNone;
-  // Callgrind chosen outside valgrind: the caller must run the program again under valgrind
-  // (counters::run_under_callgrind) to measure.
+  // Callgrind chosen outside valgrind: the caller must run the program again under valgrind to
+  // measure (moqbench: each case in a process of its own, cli/case_process.h; the Google
+  // Benchmark adapter: the whole command, counters::run_under_callgrind).
   bool reexec = false;
   std::string why;  // one line for stderr: what was chosen and why
   std::unique_ptr<counters::InstructionCounter> counter;  // open, unless none or reexec

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "harness/counters/instruction_counter.h"
 #include "harness/runner/scenario.h"
@@ -31,5 +32,10 @@ struct RunOptions {
 // another one; after as many rejections as measured rounds the case fails.
 results::CaseResult run_case(const CaseSpec& spec, const RunOptions& options,
                              counters::InstructionCounter* counter);
+
+// The record of a case that could not be run at all (its process failed): identified as
+// run_case would, no samples, flags.failed with reason.
+results::CaseResult failed_case(const CaseSpec& spec, const RunOptions& options,
+                                std::string reason);
 
 }  // namespace moq::harness

@@ -19,6 +19,13 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
 Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptions& options,
                               counters::InstructionCounter* counter, results::ResultsWriter* writer,
                               const SweepProgress& progress) {
+  return run_sweep(
+      cases, [&](const CaseSpec& spec) { return run_case(spec, options, counter); }, writer,
+      progress);
+}
+
+Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeasurer& measure,
+                              results::ResultsWriter* writer, const SweepProgress& progress) {
   SweepResult out;
   out.cases.reserve(cases.size());
   const auto start = std::chrono::steady_clock::now();
@@ -34,7 +41,7 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptio
         *progress.out << line << '\n' << std::flush;
       }
     }
-    results::CaseResult result = run_case(cases[i], options, counter);
+    results::CaseResult result = measure(cases[i]);
     if (result.flags.failed) {
       ++out.failed;
       if (progress.out) {

@@ -3,6 +3,7 @@
 // (ResultsWriter), all of them returned for the table.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <vector>
 
@@ -25,8 +26,14 @@ struct SweepResult {
   size_t failed = 0;
 };
 
+// Measures one case (run_case in this process, or a process of its own).
+using CaseMeasurer = std::function<results::CaseResult(const CaseSpec&)>;
+
 // Runs every case. `writer` (may be null) receives each case as it finishes; a case it refuses,
 // or a write that fails, stops the sweep with that Error (the file keeps every case before it).
+Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeasurer& measure,
+                              results::ResultsWriter* writer, const SweepProgress& progress);
+// The same with run_case in this process.
 Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptions& options,
                               counters::InstructionCounter* counter, results::ResultsWriter* writer,
                               const SweepProgress& progress);

@@ -96,7 +96,7 @@ results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<s
                    out},
                   env);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
+  EXPECT_THAT(r.err, HasSubstr("a process of its own under callgrind"));
   results::Result<results::ResultsFile> file = results::read_results_file(out);
   EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
   return file ? *file : results::ResultsFile{};
@@ -140,6 +140,47 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
   ASSERT_TRUE(empty);
   EXPECT_LE(empty->metrics.instructions->max, kHarnessOverheadBudget);
   EXPECT_EQ(empty->metrics.allocations->max, 0u);
+}
+
+// Issue 13, item 1: a case's callgrind counts are the same whether it runs alone or inside a
+// sweep of other cases, through `run` or `sweep`, with more measured rounds, a longer command
+// line and output path, a larger environment, and from another copy of the binary (another build
+// directory's path). Before each case ran in a process of its own, the sweep's neighbours moved
+// these cases' counts (relay/fetch_frames ... frames=64: 216,313 or 218,647 inside the sweep,
+// 213,899 alone).
+TEST_F(MoqbenchBinaryTest, CallgrindCountsDependOnTheCaseAlone) {
+  results::ResultsFile sweep = callgrind_sweep(path("sweep.json"), env());
+  const std::filesystem::path other_build = dir_ / "another-build-directory" / "harness" / "cli";
+  std::filesystem::create_directories(other_build);
+  std::filesystem::copy_file(MOQBENCH_UNINSTRUMENTED, other_build / "moqbench");
+  std::vector<std::string> big_env = env();
+  big_env.push_back("MOQ_TEST_PADDING=" + std::string(3000, 'x'));
+  for (const std::string id :
+       {"relay/fetch_frames/moq-lite-06/relays=2/publishers=1/viewers=2/frames=64",
+        "model/subscribe_frames/moq-transport-18/publishers=1/viewers=2/frames=4"}) {
+    SCOPED_TRACE(id);
+    const results::CaseResult* in_sweep = sweep.find_case(id);
+    ASSERT_TRUE(in_sweep);
+    const std::string long_out =
+        path("a-much-longer-output-path-than-the-sweep-had-" + std::string(40, 'o') + ".json");
+    for (const auto& [binary, environment] :
+         {std::pair{std::string(MOQBENCH_UNINSTRUMENTED), env()},
+          std::pair{(other_build / "moqbench").string(), big_env}}) {
+      ProcessResult r = run_process({binary, "run", id, "--rounds", "5", "--warmup", "1",
+                                     "--counter", "callgrind", "--out", long_out},
+                                    environment);
+      ASSERT_EQ(r.status, 0) << r.err;
+      results::Result<results::ResultsFile> alone = results::read_results_file(long_out);
+      ASSERT_TRUE(alone) << alone.error().message;
+      const results::CaseResult& c = alone->cases.at(0);
+      std::vector<uint64_t> first(c.metrics.instructions->samples.begin(),
+                                  c.metrics.instructions->samples.begin() + 3);
+      EXPECT_EQ(first, in_sweep->metrics.instructions->samples) << binary;
+      std::vector<uint64_t> allocs(c.metrics.allocations->samples.begin(),
+                                   c.metrics.allocations->samples.begin() + 3);
+      EXPECT_EQ(allocs, in_sweep->metrics.allocations->samples) << binary;
+    }
+  }
 }
 
 TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
@@ -270,7 +311,7 @@ TEST_F(CallgrindTmpdirTest, RunLeavesNothingInTmpdir) {
                                  "--counter", "callgrind", "--rounds", "2", "--warmup", "0"},
                                 tmp_env());
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("running under callgrind"));
+  EXPECT_THAT(r.err, HasSubstr("a process of its own under callgrind"));
   EXPECT_THAT(tmp_entries(), ::testing::IsEmpty());
 }
 

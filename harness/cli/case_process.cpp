@@ -1,0 +1,128 @@
+#include "harness/cli/case_process.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "harness/counters/callgrind_launch.h"
+#include "harness/runner/case_builder.h"
+#include "harness/runner/counter_choice.h"
+#include "harness/runner/meta.h"
+#include "reports/schema/json_io.h"
+
+namespace moq::cli {
+
+namespace {
+
+constexpr const char* kSubcommand = "measure-case";
+constexpr const char* kRequestFile = "case-request";
+constexpr const char* kResultFile = "case-result.json";
+
+// The request's numbers have fixed widths, so that the child's reading of it allocates the same
+// whatever the round counts: only the case id's length varies, and it is the case's own.
+std::string request_text(const harness::CaseSpec& spec, const harness::RunOptions& options,
+                         std::optional<int> cpu) {
+  char numbers[64];
+  std::snprintf(numbers, sizeof numbers, "%010" PRIu32 "\n%010" PRIu32 "\n%+011d\n", options.warmup,
+                options.rounds, cpu.value_or(-1));
+  return spec.id() + "\n" + numbers;
+}
+
+struct Request {
+  std::string id;
+  harness::RunOptions options;
+  std::optional<int> cpu;
+};
+
+Result<Request> read_request(std::istream& in) {
+  Request r;
+  std::string warmup, rounds, cpu;
+  if (!std::getline(in, r.id) || !std::getline(in, warmup) || !std::getline(in, rounds) ||
+      !std::getline(in, cpu))
+    return Error{0, std::string(kRequestFile) + ": expected 4 lines (id, warm-up, rounds, cpu)"};
+  try {
+    r.options.warmup = static_cast<uint32_t>(std::stoul(warmup));
+    r.options.rounds = static_cast<uint32_t>(std::stoul(rounds));
+    const int c = std::stoi(cpu);
+    if (c >= 0) r.cpu = c;
+  } catch (const std::exception&) {
+    return Error{0, std::string(kRequestFile) + ": a number line is not a number"};
+  }
+  return r;
+}
+
+Status write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) return Error{0, "cannot write " + path};
+  return {};
+}
+
+}  // namespace
+
+results::CaseResult measure_case_in_callgrind_process(const harness::CaseSpec& spec,
+                                                      const harness::RunOptions& options,
+                                                      std::optional<int> cpu) {
+  std::optional<results::CaseResult> got;
+  counters::CallgrindChild child;
+  child.args = {kSubcommand};
+  child.canonical = true;
+  child.before = [&](const std::string& dir) {
+    return write_file(dir + "/" + kRequestFile, request_text(spec, options, cpu));
+  };
+  child.after = [&](const std::string& dir) -> Status {
+    std::ifstream in(dir + "/" + kResultFile, std::ios::binary);
+    if (!in) return {};  // no result: said below, with the exit status
+    std::ostringstream text;
+    text << in.rdbuf();
+    results::Result<results::ResultsFile> file =
+        results::parse_results(text.str(), "the case process's result");
+    if (!file) return Error{0, file.error().message};
+    if (file->cases.size() != 1 || file->cases[0].id != spec.id())
+      return Error{0, "the case process's result holds another case"};
+    got = std::move(file->cases[0]);
+    return {};
+  };
+  Result<int> status = counters::run_callgrind_child(child);
+  if (!status)
+    return harness::failed_case(
+        spec, options, "measuring in its own process under callgrind: " + status.error().message);
+  if (got && *status == kExitOk) return std::move(*got);
+  return harness::failed_case(spec, options,
+                              "its process under callgrind ended with " +
+                                  (*status >= 128 ? "signal " + std::to_string(*status - 128)
+                                                  : "exit status " + std::to_string(*status)) +
+                                  (got ? std::string() : " and no result"));
+}
+
+Action add_measure_case_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      kSubcommand, "(internal) measure the case of ./case-request under callgrind, by itself");
+  sub->group("");  // not for users: `run` and `sweep` start it
+  return [ctx]() {
+    std::ostream& err = ctx.io->err;
+    std::ifstream in(kRequestFile);
+    Result<Request> request = read_request(in);
+    if (!request) return bad_input(ctx, kSubcommand, request.error().message);
+    Result<harness::CaseSpec> spec = harness::parse_case_id(*ctx.registry, request->id);
+    if (!spec) return bad_input(ctx, kSubcommand, spec.error().message);
+    Result<harness::CounterChoice> choice =
+        harness::choose_counter({results::CounterBackend::kCallgrind, "", request->cpu});
+    if (!choice) return bad_input(ctx, kSubcommand, choice.error().message);
+    if (!choice->counter)
+      return bad_input(ctx, kSubcommand, "not running under valgrind: `run` and `sweep` start it");
+    results::ResultsFile file;
+    file.cases.push_back(harness::run_case(*spec, request->options, choice->counter.get()));
+    file.meta = harness::make_meta(results::CounterBackend::kCallgrind, "Ir", request->cpu,
+                                   {"moqbench", kSubcommand});
+    if (Status st = write_file(kResultFile, results::serialize(file)); !st) {
+      err << "moqbench " << kSubcommand << ": " << st.error().message << '\n';
+      return kExitFailed;
+    }
+    return kExitOk;
+  };
+}
+
+}  // namespace moq::cli

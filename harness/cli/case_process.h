@@ -1,0 +1,33 @@
+// Callgrind counts that depend on the code and the case alone. Measured in one process, a case's
+// counts moved with what ran before it in that process (heap layout: the cases before it in a
+// sweep, the command line's own allocations) by up to 0.1%, so `run` and `sweep`, or two sweeps
+// of different neighbours, disagreed. Under callgrind each case is therefore measured in a
+// process of its own, started the same way whatever the user's command line, environment,
+// working directory, output path, build directory, round count or sweep:
+//
+//   argv         ./moqbench measure-case   (from the private directory; ./moqbench links to
+//                                           this binary)
+//   environment  MOQ_CALLGRIND_OUT_FILE=callgrind.out, nothing else
+//   request      the file case-request: the case id, then warm-up rounds, measured rounds and
+//                the CPU to pin to, each zero-padded to a fixed width
+//   result       the file case-result.json: a results document holding the one case
+//
+// The parent (outside valgrind) runs the sweep: progress, the results file, the summary.
+#pragma once
+
+#include <optional>
+
+#include "harness/cli/commands.h"
+#include "harness/runner/runner.h"
+#include "harness/runner/scenario.h"
+#include "reports/schema/results.h"
+
+namespace moq::cli {
+
+// Measures spec in a canonical process of its own under callgrind. A process that fails
+// (valgrind missing, a crash, no result) gives a failed case saying why.
+results::CaseResult measure_case_in_callgrind_process(const harness::CaseSpec& spec,
+                                                      const harness::RunOptions& options,
+                                                      std::optional<int> cpu);
+
+}  // namespace moq::cli

@@ -5,6 +5,7 @@
 #include "reports/merge.h"
 #include "reports/report.h"
 #include "reports/schema/results_file.h"
+#include "reports/table.h"
 
 namespace moq::reports {
 namespace {
@@ -22,7 +23,38 @@ int write_out(std::ostream& out, std::ostream& err, std::string_view command,
   return kExitOk;
 }
 
+// "SCENARIO/AXIS=O(...)".
+Result<std::pair<FitRequest, Growth>> parse_growth_bound(const std::string& text,
+                                                         FitMetric metric) {
+  const size_t eq = text.find('=');
+  const size_t slash = text.find('/');
+  if (eq == std::string::npos || slash == std::string::npos || slash > eq || slash == 0 ||
+      slash + 1 == eq)
+    return Error{"--growth '" + text + "': expected SCENARIO/AXIS=O(...), e.g. " +
+                 "prefixes_teardown/follow=O(n)"};
+  Result<Growth> growth = parse_growth(text.substr(eq + 1));
+  if (!growth.ok()) return Error{"--growth '" + text + "': " + growth.error().message};
+  FitRequest request;
+  request.metric = metric;
+  request.scenario = text.substr(0, slash);
+  request.axis = text.substr(slash + 1, eq - slash - 1);
+  return std::pair{request, *growth};
+}
+
 }  // namespace
+
+int run_fit(const FitCommand& command, std::ostream& out, std::ostream& err) {
+  Result<std::vector<InputFile>> inputs = load_inputs({command.file});
+  if (!inputs.ok()) return fail(err, "fit", inputs.error(), kExitBadInput);
+  Result<std::vector<GrowthFit>> fits = fit_growth((*inputs)[0].results, command.request);
+  if (!fits.ok()) return fail(err, "fit", fits.error(), kExitBadInput);
+  const int written =
+      write_out(out, err, "fit", render_fits(*fits, command.request, command.max, command.format));
+  if (written != kExitOk) return written;
+  for (const GrowthFit& f : *fits)
+    if (f.exceeds(command.max)) return kExitRegressed;
+  return kExitOk;
+}
 
 int run_compare(const CompareCommand& command, std::ostream& out, std::ostream& err) {
   Result<std::vector<InputFile>> inputs = load_inputs(command.files);
@@ -44,11 +76,39 @@ int run_gate(const GateCommand& command, std::ostream& out, std::ostream& err) {
     if (!overrides.ok()) return fail(err, "gate", overrides.error(), kExitBadInput);
     options.overrides = std::move(*overrides);
   }
+  std::vector<std::pair<FitRequest, Growth>> bounds;
+  for (const std::string& text : command.growth_bounds) {
+    Result<std::pair<FitRequest, Growth>> bound = parse_growth_bound(text, command.growth_metric);
+    if (!bound.ok()) return fail(err, "gate", bound.error(), kExitBadInput);
+    bounds.push_back(*bound);
+  }
   Result<GateResult> result = gate((*inputs)[0], (*inputs)[1], options);
   if (!result.ok()) return fail(err, "gate", result.error(), kExitBadInput);
-  const int written = write_out(out, err, "gate", render_gate(*result, command.format));
+  int written = write_out(out, err, "gate", render_gate(*result, command.format));
   if (written != kExitOk) return written;
-  return result->exit_code();
+  // Growth bounds, on HEAD: a series that grows faster than declared fails the gate.
+  bool grew = false;
+  for (const auto& [request, bound] : bounds) {
+    Result<std::vector<GrowthFit>> fits = fit_growth((*inputs)[1].results, request);
+    if (!fits.ok()) return fail(err, "gate", fits.error(), kExitBadInput);
+    const std::string title = "growth of " + request.scenario + " over " + request.axis +
+                              " (bound " + std::string(to_string(bound)) + ")";
+    // JSON output stays one document: the gate's; the growth verdicts go to stderr below.
+    if (command.format != OutputFormat::kJson) {
+      const bool md = command.format == OutputFormat::kMarkdown;
+      written = write_out(out, err, "gate",
+                          (md ? "\n**" + markdown_escape(title) + "**\n\n" : "\n" + title + "\n") +
+                              render_fits(*fits, request, bound, command.format));
+      if (written != kExitOk) return written;
+    }
+    for (const GrowthFit& f : *fits) {
+      if (!f.exceeds(bound)) continue;
+      grew = true;
+      err << "moqbench gate: " << f.series << " grows " << to_string(f.growth) << ", beyond "
+          << to_string(bound) << "\n";
+    }
+  }
+  return grew ? kExitRegressed : result->exit_code();
 }
 
 int run_report(const ReportCommand& command, std::ostream& out, std::ostream& err) {

@@ -5,15 +5,17 @@
 // Exit codes: 0 success (gate: nothing regressed); 1 the output could not be written; 2 bad input
 // (unreadable or invalid results file, unknown schema, mismatched counter backends or events,
 // bad limits or overrides file; merge: shards that do not belong together); 3 gate: something
-// regressed; merge: the merged file was written but the sweep is incomplete (cases missing or
-// duplicated).
+// regressed, or a series grew faster than its bound; fit: a series grew faster than --max;
+// merge: the merged file was written but the sweep is incomplete (cases missing or duplicated).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "reports/fit.h"
 #include "reports/gate.h"
 #include "reports/output_format.h"
 
@@ -33,8 +35,20 @@ struct GateCommand {
   uint64_t max_allocations_increase = 0;     // absolute
   std::string overrides_file;                // empty: none (overrides.h for the syntax)
   bool fail_on_removed = false;
+  // Growth bounds checked on HEAD ("SCENARIO/AXIS=O(n)", fit.h): a series that grows faster
+  // fails the gate.
+  std::vector<std::string> growth_bounds;
+  FitMetric growth_metric = FitMetric::kInstructions;
 };
 int run_gate(const GateCommand& command, std::ostream& out, std::ostream& err);
+
+struct FitCommand {
+  std::string file;
+  FitRequest request;
+  std::optional<Growth> max;  // exit 3 when a series grows faster
+  OutputFormat format = OutputFormat::kTable;
+};
+int run_fit(const FitCommand& command, std::ostream& out, std::ostream& err);
 
 struct ReportCommand {
   std::vector<std::string> files;  // one or more

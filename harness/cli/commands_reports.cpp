@@ -59,6 +59,7 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
     // would wrap around ("-1" must not become 2^64 - 1 and turn the allocation gate off).
     std::string max_instructions_regression = "1";
     std::string max_allocations_increase = "0";
+    std::string growth_metric = "instructions";
   };
   auto args = std::make_shared<Args>();
   sub->add_option("base", args->command.base, "BASE.json")->required();
@@ -73,6 +74,13 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
                   "per-case limits (reports/README.md for the syntax)");
   sub->add_flag("--fail-on-removed", args->command.fail_on_removed,
                 "a case of BASE missing from HEAD fails the gate");
+  sub->add_option("--growth", args->command.growth_bounds,
+                  "SCENARIO/AXIS=O(...) (repeatable): HEAD's cost along the axis may grow at most "
+                  "this fast (see `moqbench fit`)")
+      ->type_name("BOUND");
+  sub->add_option("--growth-metric", args->growth_metric,
+                  "what --growth fits: instructions, allocations or allocation_bytes")
+      ->capture_default_str();
   sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
   return [ctx, args]() {
     int status = kExitOk;
@@ -83,9 +91,48 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
     reports::Result<uint64_t> count = reports::parse_allocations_limit(
         args->max_allocations_increase, "--max-allocations-increase");
     if (!count) return bad_input(ctx, "gate", count.error().message);
+    reports::Result<reports::FitMetric> metric = reports::parse_fit_metric(args->growth_metric);
+    if (!metric) return bad_input(ctx, "gate", "--growth-metric: " + metric.error().message);
+    args->command.growth_metric = *metric;
     args->command.max_instructions_regression = *pct;
     args->command.max_allocations_increase = *count;
     return reports::run_gate(args->command, ctx.io->out, ctx.io->err);
+  };
+}
+
+Action add_fit_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "fit",
+      "Fit cost against one axis of a sweep: per series of cases that differ only in the axis, "
+      "the log-log slope and the nearest of O(1), O(log n), O(n), O(n log n), O(n^2), O(n^3) "
+      "with its residual; exit 3 when a series grows faster than --max");
+  struct Args {
+    reports::FitCommand command;
+    std::string metric = "instructions";
+    std::string max;
+    std::string format = "table";
+  };
+  auto args = std::make_shared<Args>();
+  sub->add_option("file", args->command.file, "RESULTS.json")->required();
+  sub->add_option("--axis", args->command.request.axis, "the axis n (numeric)")->required();
+  sub->add_option("--scenario", args->command.request.scenario,
+                  "only this scenario's cases (default: every case with the axis)");
+  sub->add_option("--metric", args->metric, "instructions, allocations or allocation_bytes")
+      ->capture_default_str();
+  sub->add_option("--max", args->max, "the growth allowed, e.g. 'O(n)'");
+  sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
+  return [ctx, args]() {
+    int status = kExitOk;
+    if (!parse_format(ctx, "fit", args->format, args->command.format, status)) return status;
+    reports::Result<reports::FitMetric> metric = reports::parse_fit_metric(args->metric);
+    if (!metric) return bad_input(ctx, "fit", "--metric: " + metric.error().message);
+    args->command.request.metric = *metric;
+    if (!args->max.empty()) {
+      reports::Result<reports::Growth> max = reports::parse_growth(args->max);
+      if (!max) return bad_input(ctx, "fit", "--max: " + max.error().message);
+      args->command.max = *max;
+    }
+    return reports::run_fit(args->command, ctx.io->out, ctx.io->err);
   };
 }
 

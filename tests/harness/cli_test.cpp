@@ -373,5 +373,31 @@ TEST(FatalErrors, AnExceptionThatEndsTheProgramIsNamed) {
       "moqbench: fatal: an exception escaped: escaped");
 }
 
+// Issue 13, item 3: a growth order planted in a test scenario (a round allocating n*n/16 times)
+// is classified O(n^2) from 4 points by `fit`, and `gate --growth` with an O(n) bound fails on
+// it; its linear twin passes.
+TEST_F(CliTest, APlantedQuadraticFailsTheGrowthGate) {
+  for (const char* order : {"quadratic", "linear"}) {
+    SCOPED_TRACE(order);
+    const std::string out = path("growth.json");
+    CliRun sweep =
+        cli({"sweep", "--scenario", "planted_growth", "--set", std::string("order=") + order,
+             "--rounds", "2", "--warmup", "1", "--counter", "none", "--out", out});
+    ASSERT_EQ(sweep.status, 0) << sweep.err;
+    CliRun fit = cli({"fit", out, "--axis", "n", "--metric", "allocations"});
+    ASSERT_EQ(fit.status, 0) << fit.err;
+    EXPECT_THAT(fit.out, HasSubstr(std::string("model/planted_growth/none/n=*/order=") + order));
+    EXPECT_THAT(fit.out, HasSubstr(std::string(order) == "quadratic" ? "O(n^2)" : "O(n)"));
+    CliRun gate = cli({"gate", out, out, "--growth", "planted_growth/n=O(n)", "--growth-metric",
+                       "allocations", "--max-allocations-increase", "100000"});
+    if (std::string(order) == "quadratic") {
+      EXPECT_EQ(gate.status, 3) << gate.out << gate.err;
+      EXPECT_THAT(gate.err, HasSubstr("grows O(n^2), beyond O(n)"));
+    } else {
+      EXPECT_EQ(gate.status, 0) << gate.out << gate.err;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace moq::cli

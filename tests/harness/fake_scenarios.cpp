@@ -116,6 +116,20 @@ ScenarioRegistry make_test_registry() {
   bad.bad_hash_round = 1;
   broken.make = fake_factory(bad);
   (void)r.add(std::move(broken));
+
+  ScenarioDef planted;
+  planted.name = "planted_growth";
+  planted.summary = "a round allocates n (linear) or n*n/16 (quadratic) times";
+  planted.axes = {
+      AxisSpec::integer("n", "the size", 16, 1, 4096, {16, 32, 64, 128}),
+      AxisSpec::choice("order", "how a round's work grows with n", {"linear", "quadratic"})};
+  planted.make = [](const CaseSpec& spec) -> Result<std::unique_ptr<Case>> {
+    const auto n = static_cast<uint64_t>(spec.integer("n"));
+    FakeBehaviour b;
+    b.allocs_per_round = spec.text("order") == "quadratic" ? n * n / 16 : n;
+    return make_fake_case(b);
+  };
+  (void)r.add(std::move(planted));
   return r;
 }
 

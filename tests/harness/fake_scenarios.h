@@ -35,6 +35,8 @@ std::unique_ptr<Case> make_fake_case(const FakeBehaviour& behaviour);
 //                              mode choice {fast, slow} default fast, frame_size default 64 hidden
 //   plain: count {1,2,3} (1..10); no version
 //   broken: no axes; round index 1 (the first measured round with --warmup 1) delivers a bad hash
+//   planted_growth: n {16,32,64,128} (1..4096), order choice {linear, quadratic}: a round makes
+//                   n or n*n/16 allocations, a planted growth order for the fit and the gate
 ScenarioRegistry make_test_registry();
 
 }  // namespace moq::harness::testing

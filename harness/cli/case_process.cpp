@@ -2,9 +2,11 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "harness/counters/callgrind_counter.h"
 #include "harness/counters/callgrind_launch.h"
 #include "harness/runner/case_builder.h"
 #include "harness/runner/counter_choice.h"
@@ -18,14 +20,15 @@ namespace {
 constexpr const char* kSubcommand = "measure-case";
 constexpr const char* kRequestFile = "case-request";
 constexpr const char* kResultFile = "case-result.json";
+constexpr const char* kProfileFile = "profile.callgrind";
 
 // The request's numbers have fixed widths, so that the child's reading of it allocates the same
 // whatever the round counts: only the case id's length varies, and it is the case's own.
 std::string request_text(const harness::CaseSpec& spec, const harness::RunOptions& options,
-                         std::optional<int> cpu) {
+                         std::optional<int> cpu, bool keep_profile) {
   char numbers[64];
-  std::snprintf(numbers, sizeof numbers, "%010" PRIu32 "\n%010" PRIu32 "\n%+011d\n", options.warmup,
-                options.rounds, cpu.value_or(-1));
+  std::snprintf(numbers, sizeof numbers, "%010" PRIu32 "\n%010" PRIu32 "\n%+011d\n%d\n",
+                options.warmup, options.rounds, cpu.value_or(-1), keep_profile ? 1 : 0);
   return spec.id() + "\n" + numbers;
 }
 
@@ -33,14 +36,17 @@ struct Request {
   std::string id;
   harness::RunOptions options;
   std::optional<int> cpu;
+  bool keep_profile = false;
 };
 
 Result<Request> read_request(std::istream& in) {
   Request r;
-  std::string warmup, rounds, cpu;
+  std::string warmup, rounds, cpu, keep;
   if (!std::getline(in, r.id) || !std::getline(in, warmup) || !std::getline(in, rounds) ||
-      !std::getline(in, cpu))
-    return Error{0, std::string(kRequestFile) + ": expected 4 lines (id, warm-up, rounds, cpu)"};
+      !std::getline(in, cpu) || !std::getline(in, keep))
+    return Error{0, std::string(kRequestFile) +
+                        ": expected 5 lines (id, warm-up, rounds, cpu, keep profile)"};
+  r.keep_profile = keep == "1";
   try {
     r.options.warmup = static_cast<uint32_t>(std::stoul(warmup));
     r.options.rounds = static_cast<uint32_t>(std::stoul(rounds));
@@ -64,13 +70,14 @@ Status write_file(const std::string& path, const std::string& text) {
 
 results::CaseResult measure_case_in_callgrind_process(const harness::CaseSpec& spec,
                                                       const harness::RunOptions& options,
-                                                      std::optional<int> cpu) {
+                                                      std::optional<int> cpu,
+                                                      const std::string& profile) {
   std::optional<results::CaseResult> got;
   counters::CallgrindChild child;
   child.args = {kSubcommand};
   child.canonical = true;
   child.before = [&](const std::string& dir) {
-    return write_file(dir + "/" + kRequestFile, request_text(spec, options, cpu));
+    return write_file(dir + "/" + kRequestFile, request_text(spec, options, cpu, !profile.empty()));
   };
   child.after = [&](const std::string& dir) -> Status {
     std::ifstream in(dir + "/" + kResultFile, std::ios::binary);
@@ -83,6 +90,11 @@ results::CaseResult measure_case_in_callgrind_process(const harness::CaseSpec& s
     if (file->cases.size() != 1 || file->cases[0].id != spec.id())
       return Error{0, "the case process's result holds another case"};
     got = std::move(file->cases[0]);
+    if (profile.empty()) return {};
+    std::error_code ec;
+    std::filesystem::copy_file(dir + "/" + kProfileFile, profile,
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return Error{0, "--profile " + profile + ": " + ec.message()};
     return {};
   };
   Result<int> status = counters::run_callgrind_child(child);
@@ -113,8 +125,25 @@ Action add_measure_case_command(CLI::App& app, const CliContext& ctx) {
     if (!choice) return bad_input(ctx, kSubcommand, choice.error().message);
     if (!choice->counter)
       return bad_input(ctx, kSubcommand, "not running under valgrind: `run` and `sweep` start it");
+    // A kept profile needs the region dumps kept: a counter of its own, the same otherwise.
+    std::unique_ptr<counters::CallgrindCounter> keeping;
+    if (request->keep_profile) {
+      Result<std::unique_ptr<counters::CallgrindCounter>> k =
+          counters::CallgrindCounter::open({.keep_dumps = true});
+      if (!k) return bad_input(ctx, kSubcommand, k.error().message);
+      keeping = std::move(*k);
+    }
+    counters::InstructionCounter* counter = keeping ? keeping.get() : choice->counter.get();
     results::ResultsFile file;
-    file.cases.push_back(harness::run_case(*spec, request->options, choice->counter.get()));
+    file.cases.push_back(harness::run_case(*spec, request->options, counter));
+    if (keeping && !keeping->last_dump_file().empty()) {
+      std::error_code ec;
+      std::filesystem::rename(keeping->last_dump_file(), kProfileFile, ec);
+      if (ec) {
+        err << "moqbench " << kSubcommand << ": keeping the profile: " << ec.message() << '\n';
+        return kExitFailed;
+      }
+    }
     file.meta = harness::make_meta(results::CounterBackend::kCallgrind, "Ir", request->cpu,
                                    {"moqbench", kSubcommand});
     if (Status st = write_file(kResultFile, results::serialize(file)); !st) {

@@ -8,14 +8,16 @@
 //   argv         ./moqbench measure-case   (from the private directory; ./moqbench links to
 //                                           this binary)
 //   environment  MOQ_CALLGRIND_OUT_FILE=callgrind.out, nothing else
-//   request      the file case-request: the case id, then warm-up rounds, measured rounds and
-//                the CPU to pin to, each zero-padded to a fixed width
-//   result       the file case-result.json: a results document holding the one case
+//   request      the file case-request: the case id, then warm-up rounds, measured rounds, the
+//                CPU to pin to and whether to keep a profile, each zero-padded to a fixed width
+//   result       the file case-result.json: a results document holding the one case, and
+//                profile.callgrind: the last measured round's callgrind dump, when asked for
 //
 // The parent (outside valgrind) runs the sweep: progress, the results file, the summary.
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "harness/cli/commands.h"
 #include "harness/runner/runner.h"
@@ -25,9 +27,12 @@
 namespace moq::cli {
 
 // Measures spec in a canonical process of its own under callgrind. A process that fails
-// (valgrind missing, a crash, no result) gives a failed case saying why.
+// (valgrind missing, a crash, no result) gives a failed case saying why. profile: where to keep
+// the last measured round's callgrind dump (per function; `moqbench explain` reads it); empty:
+// not kept.
 results::CaseResult measure_case_in_callgrind_process(const harness::CaseSpec& spec,
                                                       const harness::RunOptions& options,
-                                                      std::optional<int> cpu);
+                                                      std::optional<int> cpu,
+                                                      const std::string& profile = {});
 
 }  // namespace moq::cli

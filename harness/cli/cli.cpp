@@ -36,6 +36,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_report_command);
   add(add_merge_command);
   add(add_fit_command);
+  add(add_explain_command);
   add(add_measure_case_command);
 #if MOQ_QUIC
   add(add_relay_command);

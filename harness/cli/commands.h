@@ -35,6 +35,7 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx);
 Action add_report_command(CLI::App& app, const CliContext& ctx);
 Action add_merge_command(CLI::App& app, const CliContext& ctx);
 Action add_fit_command(CLI::App& app, const CliContext& ctx);
+Action add_explain_command(CLI::App& app, const CliContext& ctx);
 // `measure-case`, hidden: one case in the canonical process a callgrind run starts for it
 // (case_process.h).
 Action add_measure_case_command(CLI::App& app, const CliContext& ctx);
@@ -51,7 +52,8 @@ struct MeasureOptions {
   std::string counter = "auto";
   std::string event;
   std::optional<int> cpu;
-  std::string out;  // empty: no results file
+  std::string out;      // empty: no results file
+  std::string profile;  // run: keep the last measured round's callgrind profile here
 };
 void add_measure_options(CLI::App& sub, MeasureOptions& options);
 

@@ -73,6 +73,9 @@ Action add_run_command(CLI::App& app, const CliContext& ctx) {
       ->type_name("AXIS=VALUE");
   sub->add_option("--bench", args->bench, "bench, with a scenario name (default: its first)");
   add_measure_options(*sub, args->measure);
+  sub->add_option("--profile", args->measure.profile,
+                  "keep the last measured round's callgrind profile (per function) in this file, "
+                  "for `moqbench explain` or callgrind_annotate (needs --counter callgrind)");
   return [ctx, args]() {
     Result<harness::CaseSpec> spec = resolve_case(*ctx.registry, *args, ctx.io->err);
     if (!spec) return bad_input(ctx, "run", spec.error().message);

@@ -77,6 +77,8 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     if (!w) return bad_input(ctx, sub, "--out " + options.out + ": " + w.error().message);
     writer.emplace(std::move(*w));
   }
+  if (!options.profile.empty() && !choice->reexec)
+    return bad_input(ctx, sub, "--profile needs the callgrind counter (--counter callgrind)");
   harness::RunOptions run{options.warmup, options.rounds};
   harness::SweepProgress progress{&err, ctx.io->err_is_terminal};
   // Under callgrind each case runs in a canonical process of its own (case_process.h); other
@@ -85,8 +87,9 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     err << "moqbench: each case is measured in a process of its own under callgrind, started the "
            "same way whatever the command line and environment\n";
   harness::CaseMeasurer measure = [&](const harness::CaseSpec& spec) {
-    return choice->reexec ? measure_case_in_callgrind_process(spec, run, options.cpu)
-                          : harness::run_case(spec, run, choice->counter.get());
+    return choice->reexec
+               ? measure_case_in_callgrind_process(spec, run, options.cpu, options.profile)
+               : harness::run_case(spec, run, choice->counter.get());
   };
   Result<harness::SweepResult> result =
       harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);

@@ -32,6 +32,7 @@ namespace moq::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::ProcessResult;
 using testing::run_process;
 using testing::RunningProcess;
@@ -181,6 +182,67 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsDependOnTheCaseAlone) {
       EXPECT_EQ(allocs, in_sweep->metrics.allocations->samples) << binary;
     }
   }
+}
+
+// 1234567 -> "1,234,567", as the reports print counts.
+std::string with_commas(uint64_t v) {
+  std::string digits = std::to_string(v);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<size_t>(i), ",");
+  return digits;
+}
+
+// Issue 13, item 4: explain diffs one measured round per function, from kept profiles, from
+// results files (their binary measures the round again, the same round they recorded) and from
+// binaries; the same build on both sides changes nothing.
+TEST_F(MoqbenchBinaryTest, ExplainShowsWhereARoundsInstructionsWent) {
+  const std::string small = "model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=4";
+  const std::string large = "model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=64";
+  for (const auto& [id, name] : {std::pair{small, "small"}, std::pair{large, "large"}}) {
+    ProcessResult r = run_process(
+        {MOQBENCH_UNINSTRUMENTED, "run", id, "--counter", "callgrind", "--rounds", "2", "--out",
+         path(std::string(name) + ".json"), "--profile", path(std::string(name) + ".cg")},
+        env());
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  results::Result<results::ResultsFile> small_results =
+      results::read_results_file(path("small.json"));
+  results::Result<results::ResultsFile> large_results =
+      results::read_results_file(path("large.json"));
+  ASSERT_TRUE(small_results && large_results);
+  const uint64_t small_last = small_results->cases[0].metrics.instructions->samples.back();
+  const uint64_t large_last = large_results->cases[0].metrics.instructions->samples.back();
+
+  ProcessResult r = run_process(
+      {MOQBENCH_UNINSTRUMENTED, "explain", path("small.cg"), path("large.cg"), "--top", "5"},
+      env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The profile is the last measured round: its total is that round's count.
+  EXPECT_THAT(r.out, HasSubstr("small " + with_commas(small_last) + " -> large " +
+                               with_commas(large_last) + " instructions"));
+  EXPECT_THAT(r.out, HasSubstr("FrameParser::feed"));  // more frames: more frame parsing
+  EXPECT_THAT(r.out, HasSubstr("not shown change self costs by +"));
+
+  // Results files: the binary that wrote them measures the first measured round again.
+  r = run_process({MOQBENCH_UNINSTRUMENTED, "explain", path("small.json"), path("large.json"),
+                   "--format", "md"},
+                  env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("| function | self small | self large |"));
+  EXPECT_THAT(r.err, Not(HasSubstr("differs from the results file")));
+
+  // The same build on both sides: nothing changed.
+  r = run_process(
+      {MOQBENCH_UNINSTRUMENTED, "explain", MOQBENCH_UNINSTRUMENTED, MOQBENCH_UNINSTRUMENTED, small},
+      env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(0, +0.00%)"));
+  EXPECT_THAT(r.out, HasSubstr("0 functions changed"));
+
+  r = run_process({MOQBENCH_UNINSTRUMENTED, "explain", path("small.json"), path("nothing.cg")},
+                  env());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_THAT(r.err, HasSubstr("no such file"));
 }
 
 TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {

@@ -1,0 +1,152 @@
+#include "harness/counters/callgrind_profile.h"
+
+#include <charconv>
+#include <map>
+
+namespace moq::counters {
+
+namespace {
+
+// One name-compression table ("(id) name" defines, "(id)" refers).
+class Names {
+ public:
+  Result<std::string> read(std::string_view value) {
+    if (value.empty() || value[0] != '(') return std::string(value);
+    const size_t close = value.find(')');
+    if (close == std::string_view::npos) return Error{0, "unclosed '(' in a name"};
+    const std::string id(value.substr(1, close - 1));
+    std::string_view rest = value.substr(close + 1);
+    if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    if (!rest.empty()) return names_[id] = std::string(rest);
+    auto it = names_.find(id);
+    if (it == names_.end()) return Error{0, "name (" + id + ") used before it was defined"};
+    return it->second;
+  }
+
+ private:
+  std::map<std::string, std::string> names_;
+};
+
+bool parse_u64(std::string_view s, uint64_t& out) {
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && line[i] == ' ')
+      ++i;
+    const size_t start = i;
+    while (i < line.size() && line[i] != ' ')
+      ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source) {
+  Names files, functions, objects;
+  std::map<std::string, FunctionCost> by_name;
+  size_t positions = 1;
+  bool ir_first = false;
+  CallgrindProfile out;
+  FunctionCost* current = nullptr;
+  std::string file = "???";
+  bool call_cost_next = false;  // the line after calls= is the call's inclusive cost
+  bool first_cost_of_function = false;
+  std::vector<uint64_t> last(4, 0);
+  size_t number = 0;
+  auto error = [&](const std::string& what) {
+    return Error{0, std::string(source) + ":" + std::to_string(number) + ": " + what};
+  };
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    const size_t eq = line.find('=');
+    const size_t colon = line.find(':');
+    if (colon != std::string_view::npos && (eq == std::string_view::npos || colon < eq)) {
+      const std::string_view key = line.substr(0, colon);
+      const std::string_view value = line.substr(colon + 1);
+      if (key == "positions") {
+        positions = words(value).size();
+        if (positions == 0 || positions > 3)
+          return error("unsupported positions: " + std::string(value));
+      } else if (key == "events") {
+        const std::vector<std::string_view> events = words(value);
+        ir_first = !events.empty() && events[0] == "Ir";
+        if (!ir_first) return error("the first event is not Ir: " + std::string(value));
+      } else if (key == "summary" || key == "totals") {
+        const std::vector<std::string_view> w = words(value);
+        if (w.empty() || !parse_u64(w[0], out.total)) return error("a bad " + std::string(key));
+      }
+      continue;
+    }
+    if (eq != std::string_view::npos && eq <= 5 && line[0] >= 'a' && line[0] <= 'z') {
+      const std::string_view key = line.substr(0, eq);
+      const std::string_view value = line.substr(eq + 1);
+      Result<std::string> name = std::string();
+      if (key == "fl" || key == "fi" || key == "fe" || key == "cfi" || key == "cfl") {
+        name = files.read(value);
+        if (name && (key == "fl" || key == "fi" || key == "fe")) file = *name;
+      } else if (key == "fn" || key == "cfn") {
+        name = functions.read(value);
+        if (name && key == "fn") {
+          FunctionCost& f = by_name[*name];
+          if (f.name.empty()) {
+            f.name = *name;
+            f.file = file;
+            first_cost_of_function = true;
+          }
+          current = &f;
+        }
+      } else if (key == "ob" || key == "cob") {
+        name = objects.read(value);
+      } else if (key == "calls") {
+        call_cost_next = true;
+      }
+      // jump=, jcnd= and the rest carry no cost of their own.
+      if (!name) return error(name.error().message);
+      continue;
+    }
+    // A cost line: positions, then the events (Ir first).
+    const std::vector<std::string_view> w = words(line);
+    if (w.size() < positions) return error("a cost line with too few fields");
+    for (size_t p = 0; p < positions; ++p) {
+      const std::string_view s = w[p];
+      uint64_t v = 0;
+      if (s == "*") continue;
+      if (s[0] == '+' || s[0] == '-') {
+        if (!parse_u64(s.substr(1), v)) return error("a bad position '" + std::string(s) + "'");
+        last[p] = s[0] == '+' ? last[p] + v : last[p] - v;
+      } else {
+        if (!parse_u64(s, v)) return error("a bad position '" + std::string(s) + "'");
+        last[p] = v;
+      }
+    }
+    uint64_t ir = 0;
+    if (w.size() > positions && !parse_u64(w[positions], ir))
+      return error("a bad cost '" + std::string(w[positions]) + "'");
+    if (!current) return error("a cost before any fn=");
+    if (first_cost_of_function) {
+      current->line = last[positions - 1];
+      first_cost_of_function = false;
+    }
+    current->inclusive += ir;
+    if (!call_cost_next) current->self += ir;
+    call_cost_next = false;
+  }
+  if (!ir_first)
+    return Error{0, std::string(source) + ": no 'events: Ir' line: not a callgrind profile"};
+  for (auto& [name, f] : by_name)
+    out.functions.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace moq::counters

@@ -96,6 +96,36 @@ Status await_announcement(CaseContext& c, Client& watcher, AnnounceConsumer& eve
   return {};
 }
 
+// A publisher of `path` with one track, and a second session (`who`) that the relay told of it:
+// what a moq-transport publisher's REQUEST_OK to PUBLISH_NAMESPACE stands for.
+struct Watched {
+  std::unique_ptr<Publication> pub;
+  std::unique_ptr<Client> publisher;
+  std::unique_ptr<Client> watcher;
+  AnnounceConsumer events;  // the watcher's, of moq-test
+};
+Result<Watched> publish_and_watch(CaseContext& c, const std::string& path, const std::string& track,
+                                  const std::string& who) {
+  Watched w;
+  Result<std::unique_ptr<Publication>> pub = publication(c, path, track);
+  if (!pub) return pub.error();
+  w.pub = std::move(*pub);
+  Result<std::unique_ptr<Client>> publisher = join(c, "publisher", serving(*w.pub));
+  if (!publisher) return publisher.error();
+  w.publisher = std::move(*publisher);
+  Result<std::unique_ptr<Client>> watcher = join(c, who);
+  if (!watcher) return watcher.error();
+  w.watcher = std::move(*watcher);
+  Result<AnnounceConsumer> events = w.watcher->session->announced(Path("moq-test"));
+  if (!events) return events.error();
+  w.events = std::move(*events);
+  if (Status st =
+          await_announcement(c, *w.watcher, w.events, AnnounceEvent::Kind::Announce, w.pub->path);
+      !st)
+    return st.error();
+  return w;
+}
+
 // Waits until the subscription leaves Pending.
 Status await_answer(CaseContext& c, TrackConsumer& track, const std::string& what) {
   return c.dialer->wait_until([&] { return track.status() != TrackStatus::Pending; }, c.deadline_ns,
@@ -135,43 +165,23 @@ CaseOutcome setup_only(CaseContext& c) {
 }
 
 CaseOutcome announce_only(CaseContext& c) {
-  Result<std::unique_ptr<Publication>> pub = publication(c, "moq-test/interop", "test-track");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  Result<std::unique_ptr<Client>> publisher = join(c, "publisher", serving(**pub));
-  if (!publisher) return CaseOutcome::fail(publisher.error().message);
-  Result<std::unique_ptr<Client>> watcher = join(c, "watcher");
-  if (!watcher) return CaseOutcome::fail(watcher.error().message);
-  Result<AnnounceConsumer> events = (*watcher)->session->announced(Path("moq-test"));
-  if (!events) return CaseOutcome::fail(events.error().message);
-  if (Status st =
-          await_announcement(c, **watcher, *events, AnnounceEvent::Kind::Announce, (*pub)->path);
-      !st)
-    return CaseOutcome::fail(st.error().message, "moq-test/interop announced");
-  if (std::optional<std::string> why = ended(**publisher)) return CaseOutcome::fail(*why);
+  Result<Watched> w = publish_and_watch(c, "moq-test/interop", "test-track", "watcher");
+  if (!w) return CaseOutcome::fail(w.error().message, "moq-test/interop announced");
+  if (std::optional<std::string> why = ended(*w->publisher)) return CaseOutcome::fail(*why);
   return CaseOutcome::pass("the relay announced moq-test/interop to another session");
 }
 
 CaseOutcome publish_namespace_done(CaseContext& c) {
-  Result<std::unique_ptr<Publication>> pub = publication(c, "moq-test/interop", "test-track");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  Result<std::unique_ptr<Client>> publisher = join(c, "publisher", serving(**pub));
-  if (!publisher) return CaseOutcome::fail(publisher.error().message);
-  Result<std::unique_ptr<Client>> watcher = join(c, "watcher");
-  if (!watcher) return CaseOutcome::fail(watcher.error().message);
-  Result<AnnounceConsumer> events = (*watcher)->session->announced(Path("moq-test"));
-  if (!events) return CaseOutcome::fail(events.error().message);
-  if (Status st =
-          await_announcement(c, **watcher, *events, AnnounceEvent::Kind::Announce, (*pub)->path);
-      !st)
-    return CaseOutcome::fail(st.error().message, "moq-test/interop announced");
-  if (Status st = (*pub)->origin.unpublish((*pub)->path); !st)
+  Result<Watched> w = publish_and_watch(c, "moq-test/interop", "test-track", "watcher");
+  if (!w) return CaseOutcome::fail(w.error().message, "moq-test/interop announced");
+  if (Status st = w->pub->origin.unpublish(w->pub->path); !st)
     return CaseOutcome::fail(st.error().message);
-  if (Status st =
-          await_announcement(c, **watcher, *events, AnnounceEvent::Kind::Unannounce, (*pub)->path);
+  if (Status st = await_announcement(c, *w->watcher, w->events, AnnounceEvent::Kind::Unannounce,
+                                     w->pub->path);
       !st)
     return CaseOutcome::fail(st.error().message, "moq-test/interop withdrawn");
-  if (std::optional<std::string> why = ended(**publisher)) return CaseOutcome::fail(*why);
-  (*publisher)->session->close(0, "publish-namespace-done done");
+  if (std::optional<std::string> why = ended(*w->publisher)) return CaseOutcome::fail(*why);
+  w->publisher->session->close(0, "publish-namespace-done done");
   return CaseOutcome::pass("announced, withdrawn, and closed cleanly");
 }
 
@@ -190,21 +200,11 @@ CaseOutcome subscribe_error(CaseContext& c) {
 }
 
 CaseOutcome announce_subscribe(CaseContext& c) {
-  Result<std::unique_ptr<Publication>> pub = publication(c, "moq-test/interop", "test-track");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  Result<std::unique_ptr<Client>> publisher = join(c, "publisher", serving(**pub));
-  if (!publisher) return CaseOutcome::fail(publisher.error().message);
-  Result<std::unique_ptr<Client>> viewer = join(c, "subscriber");
-  if (!viewer) return CaseOutcome::fail(viewer.error().message);
-  // Subscribe once the relay knows the broadcast, as a moq-transport subscriber would after
-  // the publisher's REQUEST_OK.
-  Result<AnnounceConsumer> events = (*viewer)->session->announced(Path("moq-test"));
-  if (!events) return CaseOutcome::fail(events.error().message);
-  if (Status st =
-          await_announcement(c, **viewer, *events, AnnounceEvent::Kind::Announce, (*pub)->path);
-      !st)
-    return CaseOutcome::fail(st.error().message, "moq-test/interop announced");
-  Result<TrackConsumer> track = (*viewer)->session->subscribe((*pub)->path, "test-track");
+  // Subscribe once the relay knows the broadcast, as a moq-transport subscriber would after the
+  // publisher's REQUEST_OK.
+  Result<Watched> w = publish_and_watch(c, "moq-test/interop", "test-track", "subscriber");
+  if (!w) return CaseOutcome::fail(w.error().message, "moq-test/interop announced");
+  Result<TrackConsumer> track = w->watcher->session->subscribe(w->pub->path, "test-track");
   if (!track) return CaseOutcome::fail(track.error().message);
   if (Status st = await_answer(c, *track, "waiting for the subscription's answer"); !st)
     return CaseOutcome::fail(st.error().message, "active (SUBSCRIBE_OK)");
@@ -231,26 +231,16 @@ CaseOutcome subscribe_before_announce(CaseContext& c) {
 }
 
 CaseOutcome publish_track_subscribe(CaseContext& c) {
-  Result<std::unique_ptr<Publication>> pub = publication(c, "moq-test/publish", "published-track");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  Result<std::unique_ptr<Client>> publisher = join(c, "publisher", serving(**pub));
-  if (!publisher) return CaseOutcome::fail(publisher.error().message);
-  Result<std::unique_ptr<Client>> viewer = join(c, "subscriber");
-  if (!viewer) return CaseOutcome::fail(viewer.error().message);
-  Result<AnnounceConsumer> events = (*viewer)->session->announced(Path("moq-test"));
-  if (!events) return CaseOutcome::fail(events.error().message);
-  if (Status st =
-          await_announcement(c, **viewer, *events, AnnounceEvent::Kind::Announce, (*pub)->path);
-      !st)
-    return CaseOutcome::fail(st.error().message, "moq-test/publish announced");
-  Result<TrackConsumer> track = (*viewer)->session->subscribe((*pub)->path, "published-track");
+  Result<Watched> w = publish_and_watch(c, "moq-test/publish", "published-track", "subscriber");
+  if (!w) return CaseOutcome::fail(w.error().message, "moq-test/publish announced");
+  Result<TrackConsumer> track = w->watcher->session->subscribe(w->pub->path, "published-track");
   if (!track) return CaseOutcome::fail(track.error().message);
   if (Status st = await_answer(c, *track, "waiting for the subscription's answer"); !st)
     return CaseOutcome::fail(st.error().message, "active (SUBSCRIBE_OK)");
   const std::string payload =
-      std::string(version_name(*version_from_alpn((*viewer)->conn->alpn()))) +
+      std::string(version_name(*version_from_alpn(w->watcher->conn->alpn()))) +
       "-publish-track-subscribe";
-  Result<GroupProducer> group = (*pub)->track.append_group();
+  Result<GroupProducer> group = w->pub->track.append_group();
   if (!group) return CaseOutcome::fail(group.error().message);
   if (Status st = group->write_frame(0, Bytes::copy(payload)); !st)
     return CaseOutcome::fail(st.error().message);

@@ -73,19 +73,41 @@ w::Subscribe subscribe(MoqtPeer& p, w::TrackNamespace n, std::string name) {
   return s;
 }
 
-// PUBLISH_NAMESPACE moq-test/interop and its answer; an error unless REQUEST_OK.
-Result<std::unique_ptr<MoqtRequest>> announce(CaseContext& c, MoqtPeer& p, std::string& received) {
+// A connection with a request it opened (the request first to go: it is declared after).
+struct Requester {
+  Peer peer;
+  std::unique_ptr<MoqtRequest> request;
+};
+
+// A publisher whose PUBLISH_NAMESPACE moq-test/interop was answered; an error unless REQUEST_OK
+// (received: what came instead). serves: it answers SUBSCRIBEs of moq-test/interop test-track.
+Result<Requester> announcer(CaseContext& c, bool serves, std::string& received) {
+  Result<Peer> p = join(c, "publisher");
+  if (!p) return p.error();
+  if (serves) (*p)->serve_track(ns({"moq-test", "interop"}), "test-track");
   w::PublishNamespace pn;
-  pn.request_id = p.next_request_id();
+  pn.request_id = (*p)->next_request_id();
   pn.track_namespace = ns({"moq-test", "interop"});
-  Result<std::unique_ptr<MoqtRequest>> req = p.request(pn);
-  if (!req) return req;
+  Result<std::unique_ptr<MoqtRequest>> req = (*p)->request(pn);
+  if (!req) return req.error();
   Result<w::ControlMessage> answer = (*req)->next(c.deadline_ns, "PUBLISH_NAMESPACE's answer");
   if (!answer) return answer.error();
-  received = describe(*answer, p.version());
+  received = describe(*answer, (*p)->version());
   if (!std::holds_alternative<w::RequestOk>(*answer))
     return Error{0, "PUBLISH_NAMESPACE was answered " + received};
-  return req;
+  return Requester{std::move(*p), std::move(*req)};
+}
+
+// A subscriber whose SUBSCRIBE is on its way.
+Result<Requester> subscriber(CaseContext& c, w::TrackNamespace n, std::string name,
+                             std::optional<uint64_t> rendezvous_ms = std::nullopt) {
+  Result<Peer> p = join(c, "subscriber");
+  if (!p) return p.error();
+  w::Subscribe s = subscribe(**p, std::move(n), std::move(name));
+  s.params.rendezvous_timeout = rendezvous_ms;
+  Result<std::unique_ptr<MoqtRequest>> req = (*p)->request(s);
+  if (!req) return req.error();
+  return Requester{std::move(*p), std::move(*req)};
 }
 
 // The connection stays open for a moment: nothing the relay sends after our last step breaks.
@@ -152,48 +174,35 @@ Status push_one_object(MoqtPeer& p, Published& pub, const std::string& payload) 
 CaseOutcome setup_only(CaseContext& c) {
   Result<Peer> p = join(c, "client");
   if (!p) return CaseOutcome::fail(p.error().message, "the relay's SETUP");
-  const std::string impl = (*p)->peer_setup()->implementation.value_or("(no MOQT_IMPLEMENTATION)");
-  (*p)->close(0, "setup-only done");
-  return CaseOutcome::pass("SETUP exchanged with " + impl);
+  return CaseOutcome::pass("SETUP exchanged with " +
+                           (*p)->peer_setup()->implementation.value_or("(no MOQT_IMPLEMENTATION)"));
 }
 
 CaseOutcome announce_only(CaseContext& c) {
-  Result<Peer> p = join(c, "publisher");
-  if (!p) return CaseOutcome::fail(p.error().message);
   std::string received;
-  Result<std::unique_ptr<MoqtRequest>> req = announce(c, **p, received);
-  if (!req) return CaseOutcome::fail(req.error().message, "REQUEST_OK", received);
-  if (Status st = quiet_for(c, **p, 50 * kMs); !st) return CaseOutcome::fail(st.error().message);
-  req.value().reset();
-  (*p)->close(0, "announce-only done");
+  Result<Requester> pub = announcer(c, false, received);
+  if (!pub) return CaseOutcome::fail(pub.error().message, "REQUEST_OK", received);
+  if (Status st = quiet_for(c, *pub->peer, 50 * kMs); !st)
+    return CaseOutcome::fail(st.error().message);
   return CaseOutcome::pass("PUBLISH_NAMESPACE moq-test/interop answered REQUEST_OK");
 }
 
 CaseOutcome publish_namespace_done(CaseContext& c) {
-  Result<Peer> p = join(c, "publisher");
-  if (!p) return CaseOutcome::fail(p.error().message);
   std::string received;
-  Result<std::unique_ptr<MoqtRequest>> req = announce(c, **p, received);
-  if (!req) return CaseOutcome::fail(req.error().message, "REQUEST_OK", received);
-  (*req)->cancel(uint64_t(w::StreamResetCode::Cancelled));
-  if (Status st = quiet_for(c, **p, 100 * kMs); !st)
+  Result<Requester> pub = announcer(c, false, received);
+  if (!pub) return CaseOutcome::fail(pub.error().message, "REQUEST_OK", received);
+  pub->request->cancel(uint64_t(w::StreamResetCode::Cancelled));
+  if (Status st = quiet_for(c, *pub->peer, 100 * kMs); !st)
     return CaseOutcome::fail("after withdrawing the namespace: " + st.error().message);
-  req.value().reset();
-  (*p)->close(0, "publish-namespace-done done");
   return CaseOutcome::pass("namespace announced, withdrawn, and the session closed cleanly");
 }
 
 CaseOutcome subscribe_error(CaseContext& c) {
-  Result<Peer> p = join(c, "subscriber");
-  if (!p) return CaseOutcome::fail(p.error().message);
-  Result<std::unique_ptr<MoqtRequest>> req =
-      (*p)->request(subscribe(**p, ns({"nonexistent", "namespace"}), "test-track"));
-  if (!req) return CaseOutcome::fail(req.error().message);
-  Result<w::ControlMessage> answer = (*req)->next(c.deadline_ns, "SUBSCRIBE's answer");
+  Result<Requester> sub = subscriber(c, ns({"nonexistent", "namespace"}), "test-track");
+  if (!sub) return CaseOutcome::fail(sub.error().message);
+  Result<w::ControlMessage> answer = sub->request->next(c.deadline_ns, "SUBSCRIBE's answer");
   if (!answer) return CaseOutcome::fail(answer.error().message, "REQUEST_ERROR");
-  const std::string received = describe(*answer, (*p)->version());
-  req.value().reset();
-  (*p)->close(0, "subscribe-error done");
+  const std::string received = describe(*answer, sub->peer->version());
   if (!std::holds_alternative<w::RequestError>(*answer))
     return CaseOutcome::fail("SUBSCRIBE of nonexistent/namespace was answered " + received,
                              "REQUEST_ERROR", received);
@@ -201,52 +210,31 @@ CaseOutcome subscribe_error(CaseContext& c) {
 }
 
 CaseOutcome announce_subscribe(CaseContext& c) {
-  Result<Peer> pub = join(c, "publisher");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  (*pub)->serve_track(ns({"moq-test", "interop"}), "test-track");
   std::string received;
-  Result<std::unique_ptr<MoqtRequest>> announced = announce(c, **pub, received);
-  if (!announced) return CaseOutcome::fail(announced.error().message, "REQUEST_OK", received);
-  Result<Peer> sub = join(c, "subscriber");
+  Result<Requester> pub = announcer(c, true, received);
+  if (!pub) return CaseOutcome::fail(pub.error().message, "REQUEST_OK", received);
+  Result<Requester> sub = subscriber(c, ns({"moq-test", "interop"}), "test-track");
   if (!sub) return CaseOutcome::fail(sub.error().message);
-  Result<std::unique_ptr<MoqtRequest>> req =
-      (*sub)->request(subscribe(**sub, ns({"moq-test", "interop"}), "test-track"));
-  if (!req) return CaseOutcome::fail(req.error().message);
-  Result<w::ControlMessage> answer = (*req)->next(c.deadline_ns, "SUBSCRIBE's answer");
+  Result<w::ControlMessage> answer = sub->request->next(c.deadline_ns, "SUBSCRIBE's answer");
   if (!answer) return CaseOutcome::fail(answer.error().message, "SUBSCRIBE_OK");
-  received = describe(*answer, (*sub)->version());
-  const uint64_t routed = (*pub)->subscribes_answered();
-  req.value().reset();
-  announced.value().reset();
-  (*sub)->close(0, "announce-subscribe done");
-  (*pub)->close(0, "announce-subscribe done");
+  received = describe(*answer, sub->peer->version());
   if (!std::holds_alternative<w::SubscribeOk>(*answer))
     return CaseOutcome::fail("the subscriber's SUBSCRIBE was answered " + received, "SUBSCRIBE_OK",
                              received);
-  return CaseOutcome::pass("SUBSCRIBE_OK; the relay asked the publisher " + std::to_string(routed) +
-                           " time(s)");
+  return CaseOutcome::pass("SUBSCRIBE_OK; the relay asked the publisher " +
+                           std::to_string(pub->peer->subscribes_answered()) + " time(s)");
 }
 
 CaseOutcome subscribe_before_announce(CaseContext& c) {
-  Result<Peer> sub = join(c, "subscriber");
+  Result<Requester> sub = subscriber(c, ns({"moq-test", "interop"}), "test-track");
   if (!sub) return CaseOutcome::fail(sub.error().message);
-  Result<std::unique_ptr<MoqtRequest>> req =
-      (*sub)->request(subscribe(**sub, ns({"moq-test", "interop"}), "test-track"));
-  if (!req) return CaseOutcome::fail(req.error().message);
   c.dialer->sleep_until(c.dialer->now_ns() + 500 * kMs);
-  Result<Peer> pub = join(c, "publisher");
-  if (!pub) return CaseOutcome::fail(pub.error().message);
-  (*pub)->serve_track(ns({"moq-test", "interop"}), "test-track");
   std::string received;
-  Result<std::unique_ptr<MoqtRequest>> announced = announce(c, **pub, received);
-  if (!announced) return CaseOutcome::fail(announced.error().message, "REQUEST_OK", received);
-  Result<w::ControlMessage> answer = (*req)->next(c.deadline_ns, "SUBSCRIBE's answer");
+  Result<Requester> pub = announcer(c, true, received);
+  if (!pub) return CaseOutcome::fail(pub.error().message, "REQUEST_OK", received);
+  Result<w::ControlMessage> answer = sub->request->next(c.deadline_ns, "SUBSCRIBE's answer");
   if (!answer) return CaseOutcome::fail(answer.error().message, "SUBSCRIBE_OK or REQUEST_ERROR");
-  received = describe(*answer, (*sub)->version());
-  req.value().reset();
-  announced.value().reset();
-  (*sub)->close(0, "subscribe-before-announce done");
-  (*pub)->close(0, "subscribe-before-announce done");
+  received = describe(*answer, sub->peer->version());
   if (!std::holds_alternative<w::SubscribeOk>(*answer) &&
       !std::holds_alternative<w::RequestError>(*answer))
     return CaseOutcome::fail("SUBSCRIBE was answered " + received, "SUBSCRIBE_OK or REQUEST_ERROR",
@@ -264,20 +252,14 @@ CaseOutcome publish_track_only(CaseContext& c) {
       !st)
     return CaseOutcome::fail(st.error().message);
   if (Status st = quiet_for(c, **p, 100 * kMs); !st) return CaseOutcome::fail(st.error().message);
-  const bool forward = pub->forward;
-  pub->request.reset();
-  (*p)->close(0, "publish-track-only done");
-  return CaseOutcome::pass(std::string("PUBLISH_OK with Forward State ") + (forward ? "1" : "0") +
-                           "; PUBLISH_DONE TRACK_ENDED with Stream Count " + (forward ? "1" : "0"));
+  const char* state = pub->forward ? "1" : "0";
+  return CaseOutcome::pass(std::string("PUBLISH_OK with Forward State ") + state +
+                           "; PUBLISH_DONE TRACK_ENDED with Stream Count " + state);
 }
 
 CaseOutcome publish_track_subscribe(CaseContext& c) {
-  Result<Peer> sub = join(c, "subscriber");
+  Result<Requester> sub = subscriber(c, ns({"moq-test", "publish"}), "published-track", 5000);
   if (!sub) return CaseOutcome::fail(sub.error().message);
-  w::Subscribe s = subscribe(**sub, ns({"moq-test", "publish"}), "published-track");
-  s.params.rendezvous_timeout = 5000;
-  Result<std::unique_ptr<MoqtRequest>> req = (*sub)->request(s);
-  if (!req) return CaseOutcome::fail(req.error().message);
   Result<Peer> p = join(c, "publisher");
   if (!p) return CaseOutcome::fail(p.error().message);
   std::string received;
@@ -286,9 +268,9 @@ CaseOutcome publish_track_subscribe(CaseContext& c) {
   if (!pub->forward)
     return CaseOutcome::fail("PUBLISH_OK came with Forward State 0 although a subscriber waits",
                              "Forward State 1", "Forward State 0");
-  Result<w::ControlMessage> answer = (*req)->next(c.deadline_ns, "SUBSCRIBE's answer");
+  Result<w::ControlMessage> answer = sub->request->next(c.deadline_ns, "SUBSCRIBE's answer");
   if (!answer) return CaseOutcome::fail(answer.error().message, "SUBSCRIBE_OK");
-  received = describe(*answer, (*sub)->version());
+  received = describe(*answer, sub->peer->version());
   const auto* ok = std::get_if<w::SubscribeOk>(&*answer);
   if (!ok)
     return CaseOutcome::fail("the waiting SUBSCRIBE was answered " + received, "SUBSCRIBE_OK",
@@ -297,7 +279,7 @@ CaseOutcome publish_track_subscribe(CaseContext& c) {
   const std::string payload = payload_of("publish-track-subscribe", (*p)->version());
   if (Status st = push_one_object(**p, *pub, payload); !st)
     return CaseOutcome::fail(st.error().message);
-  Result<std::unique_ptr<SubgroupIn>> group = (*sub)->subgroup(c.deadline_ns, "the object");
+  Result<std::unique_ptr<SubgroupIn>> group = sub->peer->subgroup(c.deadline_ns, "the object");
   if (!group) return CaseOutcome::fail(group.error().message, "one object: " + payload);
   std::string got;
   for (const SubgroupIn::Object& o : (*group)->objects)
@@ -305,12 +287,8 @@ CaseOutcome publish_track_subscribe(CaseContext& c) {
   const bool exact = (*group)->header->track_alias == alias && (*group)->objects.size() == 1 &&
                      (*group)->objects[0].payload == payload;
   // PUBLISH_DONE may have come before the stream, or come now.
-  Result<w::ControlMessage> done = (*req)->next(c.deadline_ns, "PUBLISH_DONE");
-  const std::string done_text = done ? describe(*done, (*sub)->version()) : done.error().message;
-  pub->request.reset();
-  req.value().reset();
-  (*p)->close(0, "publish-track-subscribe done");
-  (*sub)->close(0, "publish-track-subscribe done");
+  Result<w::ControlMessage> done = sub->request->next(c.deadline_ns, "PUBLISH_DONE");
+  const std::string done_text = done ? describe(*done, sub->peer->version()) : done.error().message;
   if (!exact)
     return CaseOutcome::fail("the subscriber did not receive exactly the published object",
                              "alias " + std::to_string(alias) + ", object 0 '" + payload + "'",

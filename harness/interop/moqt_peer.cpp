@@ -150,6 +150,7 @@ MoqtPeer::MoqtPeer(Dialer& dialer, std::unique_ptr<sim::quic::QuicConnection> co
 
 MoqtPeer::~MoqtPeer() {
   dialer_->remove_poller(poller_);
+  close(0, "test over");  // a clean end, whatever the case's outcome
 }
 
 void MoqtPeer::serve_track(w::TrackNamespace ns, std::string name) {

@@ -92,6 +92,7 @@ struct SubgroupIn {
 class MoqtPeer {
  public:
   MoqtPeer(Dialer& dialer, std::unique_ptr<sim::quic::QuicConnection> conn, std::string who);
+  // Closes the connection cleanly (code 0) unless it is closed already.
   ~MoqtPeer();
   MoqtPeer(const MoqtPeer&) = delete;
   MoqtPeer& operator=(const MoqtPeer&) = delete;

@@ -8,8 +8,8 @@
 
 #include "harness/counters/callgrind_counter.h"
 #include "harness/counters/callgrind_launch.h"
+#include "harness/counters/cpu_pin.h"
 #include "harness/runner/case_builder.h"
-#include "harness/runner/counter_choice.h"
 #include "harness/runner/meta.h"
 #include "reports/schema/json_io.h"
 
@@ -120,25 +120,20 @@ Action add_measure_case_command(CLI::App& app, const CliContext& ctx) {
     if (!request) return bad_input(ctx, kSubcommand, request.error().message);
     Result<harness::CaseSpec> spec = harness::parse_case_id(*ctx.registry, request->id);
     if (!spec) return bad_input(ctx, kSubcommand, spec.error().message);
-    Result<harness::CounterChoice> choice =
-        harness::choose_counter({results::CounterBackend::kCallgrind, "", request->cpu});
-    if (!choice) return bad_input(ctx, kSubcommand, choice.error().message);
-    if (!choice->counter)
-      return bad_input(ctx, kSubcommand, "not running under valgrind: `run` and `sweep` start it");
-    // A kept profile needs the region dumps kept: a counter of its own, the same otherwise.
-    std::unique_ptr<counters::CallgrindCounter> keeping;
-    if (request->keep_profile) {
-      Result<std::unique_ptr<counters::CallgrindCounter>> k =
-          counters::CallgrindCounter::open({.keep_dumps = true});
-      if (!k) return bad_input(ctx, kSubcommand, k.error().message);
-      keeping = std::move(*k);
+    if (request->cpu) {
+      if (Status st = counters::pin_current_thread_to_cpu(*request->cpu); !st)
+        return bad_input(ctx, kSubcommand, "--cpu: " + st.error().message);
     }
-    counters::InstructionCounter* counter = keeping ? keeping.get() : choice->counter.get();
+    // Opened the same way whether the profile is kept or not (only the flag differs), so a kept
+    // profile's round is the round a run without one measures.
+    Result<std::unique_ptr<counters::CallgrindCounter>> counter =
+        counters::CallgrindCounter::open({.keep_dumps = request->keep_profile});
+    if (!counter) return bad_input(ctx, kSubcommand, counter.error().message);
     results::ResultsFile file;
-    file.cases.push_back(harness::run_case(*spec, request->options, counter));
-    if (keeping && !keeping->last_dump_file().empty()) {
+    file.cases.push_back(harness::run_case(*spec, request->options, counter->get()));
+    if (request->keep_profile && !(*counter)->last_dump_file().empty()) {
       std::error_code ec;
-      std::filesystem::rename(keeping->last_dump_file(), kProfileFile, ec);
+      std::filesystem::rename((*counter)->last_dump_file(), kProfileFile, ec);
       if (ec) {
         err << "moqbench " << kSubcommand << ": keeping the profile: " << ec.message() << '\n';
         return kExitFailed;

@@ -261,16 +261,16 @@ Result<int> run_callgrind_child(const CallgrindChild& spec) {
   if (spec.after && WIFEXITED(status)) after = spec.after(dir);
   remove_dir();
   restore_signals();
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    for (int forwarded : kForwarded) {
-      if (sig != forwarded) continue;
-      // Interrupted: end the same way, so that a calling shell or CI sees the interruption.
-      signal(sig, SIG_DFL);
-      raise(sig);
-    }
-    return 128 + sig;
+  // Interrupted: end the same way, so that a calling shell or CI sees the interruption. That is
+  // also when the signal came after the child had ended (a sweep runs one child per case, and a
+  // signal between two must not be swallowed by the handler of the first).
+  const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  for (int forwarded : kForwarded) {
+    if (forwarded != sig && forwarded != g_signal) continue;
+    signal(forwarded, SIG_DFL);
+    raise(forwarded);
   }
+  if (WIFSIGNALED(status)) return 128 + sig;
   if (!after) return after.error();
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -132,6 +132,16 @@ Status await_answer(CaseContext& c, TrackConsumer& track, const std::string& wha
                               what);
 }
 
+// A subscription once the relay answered it (it left Pending).
+Result<TrackConsumer> answered_subscription(CaseContext& c, Client& viewer, const Path& path,
+                                            const std::string& track) {
+  Result<TrackConsumer> t = viewer.session->subscribe(path, track);
+  if (!t) return t;
+  if (Status st = await_answer(c, *t, "waiting for the subscription's answer"); !st)
+    return st.error();
+  return t;
+}
+
 std::string status_text(const TrackConsumer& t) {
   switch (t.status()) {
     case TrackStatus::Pending:
@@ -189,10 +199,8 @@ CaseOutcome subscribe_error(CaseContext& c) {
   Result<std::unique_ptr<Client>> viewer = join(c, "subscriber");
   if (!viewer) return CaseOutcome::fail(viewer.error().message);
   Result<TrackConsumer> track =
-      (*viewer)->session->subscribe(Path("nonexistent/namespace"), "test-track");
-  if (!track) return CaseOutcome::fail(track.error().message);
-  if (Status st = await_answer(c, *track, "waiting for the subscription's answer"); !st)
-    return CaseOutcome::fail(st.error().message, "a refused subscription");
+      answered_subscription(c, **viewer, Path("nonexistent/namespace"), "test-track");
+  if (!track) return CaseOutcome::fail(track.error().message, "a refused subscription");
   if (track->status() != TrackStatus::Aborted)
     return CaseOutcome::fail("the subscription of nonexistent/namespace was not refused", "refused",
                              status_text(*track));
@@ -204,10 +212,8 @@ CaseOutcome announce_subscribe(CaseContext& c) {
   // publisher's REQUEST_OK.
   Result<Watched> w = publish_and_watch(c, "moq-test/interop", "test-track", "subscriber");
   if (!w) return CaseOutcome::fail(w.error().message, "moq-test/interop announced");
-  Result<TrackConsumer> track = w->watcher->session->subscribe(w->pub->path, "test-track");
-  if (!track) return CaseOutcome::fail(track.error().message);
-  if (Status st = await_answer(c, *track, "waiting for the subscription's answer"); !st)
-    return CaseOutcome::fail(st.error().message, "active (SUBSCRIBE_OK)");
+  Result<TrackConsumer> track = answered_subscription(c, *w->watcher, w->pub->path, "test-track");
+  if (!track) return CaseOutcome::fail(track.error().message, "active (SUBSCRIBE_OK)");
   if (track->status() != TrackStatus::Active)
     return CaseOutcome::fail("the subscription was not routed to the publisher",
                              "active (SUBSCRIBE_OK)", status_text(*track));
@@ -233,10 +239,9 @@ CaseOutcome subscribe_before_announce(CaseContext& c) {
 CaseOutcome publish_track_subscribe(CaseContext& c) {
   Result<Watched> w = publish_and_watch(c, "moq-test/publish", "published-track", "subscriber");
   if (!w) return CaseOutcome::fail(w.error().message, "moq-test/publish announced");
-  Result<TrackConsumer> track = w->watcher->session->subscribe(w->pub->path, "published-track");
-  if (!track) return CaseOutcome::fail(track.error().message);
-  if (Status st = await_answer(c, *track, "waiting for the subscription's answer"); !st)
-    return CaseOutcome::fail(st.error().message, "active (SUBSCRIBE_OK)");
+  Result<TrackConsumer> track =
+      answered_subscription(c, *w->watcher, w->pub->path, "published-track");
+  if (!track) return CaseOutcome::fail(track.error().message, "active (SUBSCRIBE_OK)");
   const std::string payload =
       std::string(version_name(*version_from_alpn(w->watcher->conn->alpn()))) +
       "-publish-track-subscribe";

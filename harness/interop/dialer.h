@@ -46,7 +46,6 @@ class Dialer {
 
   uint64_t now_ns() const { return clock_.now_ns(); }
   Clock& clock() { return clock_; }
-  Executor& executor() { return executor_; }
   const RelayUrl& url() const { return url_; }
   void log(const std::string& line) const;
 

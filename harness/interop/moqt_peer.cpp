@@ -18,21 +18,6 @@ std::string hex(uint64_t v) {
   return "0x" + out;
 }
 
-// Writes all of data, waiting for flow-control credit as needed.
-template <class Wait>
-Status write_all(SendStream& s, std::span<const uint8_t> data, Wait&& wait) {
-  BufChain chain;
-  chain.push(Bytes::copy(data));
-  Status failed;
-  Status st = wait([&] {
-    Result<size_t> n = s.write(chain);
-    if (!n) failed = n.error();
-    return !n || chain.empty();
-  });
-  if (!failed) return Error{failed.error().code, "writing a stream: " + failed.error().message};
-  return st;
-}
-
 }  // namespace
 
 // ---- StreamIn ----
@@ -67,9 +52,8 @@ Status MoqtRequest::send(const w::ControlMessage& m) {
   std::vector<uint8_t> out;
   Writer wr(out, w::kVarint);
   if (Status st = w::encode_control(wr, m, peer_->version()); !st) return st;
-  return write_all(*send_, out, [&](auto&& done) {
-    return peer_->wait(done, peer_->dialer().now_ns() + 2'000'000'000, "sending a message");
-  });
+  return peer_->write_all(*send_, out, peer_->dialer_->now_ns() + 2'000'000'000,
+                          "sending a message");
 }
 
 Status MoqtRequest::send_now(const w::ControlMessage& m) {
@@ -116,24 +100,6 @@ Result<w::ControlMessage> MoqtRequest::next(uint64_t deadline_ns, const std::str
                       (in_.bytes().empty() ? std::string() : " inside a message")};
 }
 
-Status MoqtRequest::wait_fin(uint64_t deadline_ns, const std::string& what) {
-  Status st = peer_->wait(
-      [&] {
-        in_.pull();
-        return !in_.bytes().empty() || in_.finished() || in_.broken();
-      },
-      deadline_ns, what);
-  if (!st) return st;
-  if (!in_.bytes().empty()) {
-    Result<std::optional<w::ControlMessage>> r = try_decode();
-    const std::string got = r && *r ? std::string(w::control_name(**r, peer_->version()))
-                                    : std::to_string(in_.bytes().size()) + " more bytes";
-    return Error{0, what + ": expected the relay's FIN, got " + got};
-  }
-  if (in_.broken()) return Error{0, what + ": the relay's stream " + *in_.broken()};
-  return {};
-}
-
 void MoqtRequest::cancel(uint64_t code) {
   (void)send_->reset(code);
   in_.stream().stop(code);
@@ -150,19 +116,20 @@ MoqtPeer::MoqtPeer(Dialer& dialer, std::unique_ptr<sim::quic::QuicConnection> co
 
 MoqtPeer::~MoqtPeer() {
   dialer_->remove_poller(poller_);
-  close(0, "test over");  // a clean end, whatever the case's outcome
+  // A clean end whatever the case's outcome; CONNECTION_CLOSE leaves at once.
+  if (!conn_->close_error()) conn_->close(0, "test over");
 }
 
 void MoqtPeer::serve_track(w::TrackNamespace ns, std::string name) {
   served_.emplace_back(std::move(ns), std::move(name));
 }
 
-bool MoqtPeer::answer(MoqtRequest& r) {
+void MoqtPeer::answer(MoqtRequest& r) {
   if (std::holds_alternative<w::SubscribeNamespace>(r.first)) {
     (void)r.send_now(w::RequestOk{});
-    return true;
+    return;
   }
-  if (served_.empty()) return false;
+  if (served_.empty()) return;  // left unanswered
   if (const auto* sub = std::get_if<w::Subscribe>(&r.first)) {
     for (const auto& [ns, name] : served_) {
       if (sub->track_namespace == ns && sub->track_name == name) {
@@ -171,7 +138,7 @@ bool MoqtPeer::answer(MoqtRequest& r) {
         (void)r.send_now(ok);
         ++subscribes_answered_;
         dialer_->log(who_ + ": answered SUBSCRIBE of " + name + " with SUBSCRIBE_OK");
-        return true;
+        return;
       }
     }
   }
@@ -179,7 +146,6 @@ bool MoqtPeer::answer(MoqtRequest& r) {
   e.error_code = uint64_t(w::RequestErrorCode::DoesNotExist);
   e.reason = "the test publisher has no such track, and no objects to fetch";
   (void)r.send_now(e);
-  return true;
 }
 
 uint64_t MoqtPeer::next_request_id() {
@@ -188,16 +154,40 @@ uint64_t MoqtPeer::next_request_id() {
   return id;
 }
 
-Status MoqtPeer::setup(uint64_t deadline_ns) {
+Result<SendStreamPtr> MoqtPeer::open_uni(uint64_t deadline_ns, const std::string& what) {
+  SendStreamPtr stream;
   Status st = wait(
       [&] {
         Result<SendStreamPtr> s = conn_->open_uni();
-        if (s && *s) control_ = std::move(*s);
-        return control_ != nullptr || !s;
+        if (s && *s) stream = std::move(*s);
+        return stream != nullptr || !s;
       },
-      deadline_ns, "opening the control stream");
-  if (!st) return st;
-  if (!control_) return Error{0, who_ + ": the connection refused a uni stream"};
+      deadline_ns, what);
+  if (!st) return st.error();
+  if (!stream) return Error{0, who_ + ": the connection refused a uni stream"};
+  return stream;
+}
+
+Status MoqtPeer::write_all(SendStream& s, std::span<const uint8_t> data, uint64_t deadline_ns,
+                           const std::string& what) {
+  BufChain chain;
+  chain.push(Bytes::copy(data));
+  Status failed;
+  Status st = wait(
+      [&] {
+        Result<size_t> n = s.write(chain);
+        if (!n) failed = n.error();
+        return !n || chain.empty();
+      },
+      deadline_ns, what);
+  if (!failed) return Error{failed.error().code, "writing a stream: " + failed.error().message};
+  return st;
+}
+
+Status MoqtPeer::setup(uint64_t deadline_ns) {
+  Result<SendStreamPtr> control = open_uni(deadline_ns, "opening the control stream");
+  if (!control) return control.error();
+  control_ = std::move(*control);
   w::Setup setup;
   if (!dialer_->url().path.empty()) setup.path = dialer_->url().path;
   setup.authority = dialer_->url().authority;
@@ -205,10 +195,7 @@ Status MoqtPeer::setup(uint64_t deadline_ns) {
   std::vector<uint8_t> out;
   Writer wr(out, w::kVarint);
   if (Status e = w::encode_control(wr, setup, v_); !e) return e;
-  if (Status e = write_all(*control_, out,
-                           [&](auto&& done) { return wait(done, deadline_ns, "sending SETUP"); });
-      !e)
-    return e;
+  if (Status e = write_all(*control_, out, deadline_ns, "sending SETUP"); !e) return e;
   return wait([&] { return peer_setup_.has_value(); }, deadline_ns,
               "waiting for the relay's SETUP");
 }
@@ -231,15 +218,6 @@ Result<std::unique_ptr<MoqtRequest>> MoqtPeer::request(const w::ControlMessage& 
   return r;
 }
 
-Result<std::unique_ptr<MoqtRequest>> MoqtPeer::incoming(uint64_t deadline_ns,
-                                                        const std::string& what) {
-  Status st = wait([&] { return !incoming_.empty(); }, deadline_ns, what);
-  if (!st) return st.error();
-  std::unique_ptr<MoqtRequest> r = std::move(incoming_.front());
-  incoming_.pop_front();
-  return r;
-}
-
 Result<std::unique_ptr<SubgroupIn>> MoqtPeer::subgroup(uint64_t deadline_ns,
                                                        const std::string& what) {
   Status st = wait([&] { return !done_subgroups_.empty(); }, deadline_ns, what);
@@ -251,16 +229,9 @@ Result<std::unique_ptr<SubgroupIn>> MoqtPeer::subgroup(uint64_t deadline_ns,
 
 Status MoqtPeer::send_subgroup(const w::SubgroupHeader& header,
                                const std::vector<std::string>& object_payloads) {
-  SendStreamPtr stream;
-  Status st = wait(
-      [&] {
-        Result<SendStreamPtr> s = conn_->open_uni();
-        if (s && *s) stream = std::move(*s);
-        return stream != nullptr || !s;
-      },
-      dialer_->now_ns() + 2'000'000'000, "opening a subgroup stream");
-  if (!st) return st;
-  if (!stream) return Error{0, who_ + ": the connection refused a uni stream"};
+  const uint64_t deadline = dialer_->now_ns() + 2'000'000'000;
+  Result<SendStreamPtr> stream = open_uni(deadline, "opening a subgroup stream");
+  if (!stream) return stream.error();
   std::vector<uint8_t> out(w::kMaxSubgroupHeaderSize);
   out.resize(w::encode_subgroup_header(header, out.data()));
   w::SubgroupStreamState state;
@@ -273,14 +244,8 @@ Status MoqtPeer::send_subgroup(const w::SubgroupHeader& header,
     out.insert(out.end(), h.begin(), h.begin() + n);
     out.insert(out.end(), payload.begin(), payload.end());
   }
-  if (Status e = write_all(*stream, out,
-                           [&](auto&& done) {
-                             return wait(done, dialer_->now_ns() + 2'000'000'000,
-                                         "sending a subgroup");
-                           });
-      !e)
-    return e;
-  return stream->finish();
+  if (Status e = write_all(**stream, out, deadline, "sending a subgroup"); !e) return e;
+  return (*stream)->finish();
 }
 
 std::optional<std::string> MoqtPeer::closed_why() const {
@@ -288,10 +253,6 @@ std::optional<std::string> MoqtPeer::closed_why() const {
   const Error& e = *conn_->close_error();
   return "the connection closed: code " + hex(e.code) +
          (e.message.empty() ? std::string() : " (" + e.message + ")");
-}
-
-void MoqtPeer::close(uint64_t code, const std::string& reason) {
-  if (!conn_->close_error()) conn_->close(code, reason);  // CONNECTION_CLOSE leaves at once
 }
 
 Status MoqtPeer::pump() {
@@ -411,11 +372,8 @@ Status MoqtPeer::pump() {
     std::unique_ptr<MoqtRequest> taken = std::move(opening_[i]);
     opening_.erase(opening_.begin() + i);
     dialer_->log(who_ + ": the relay sent " + w::control_name(taken->first, v_));
-    if (answer(*taken)) {
-      answered_.push_back(std::move(taken));
-    } else {
-      incoming_.push_back(std::move(taken));
-    }
+    answer(*taken);
+    held_.push_back(std::move(taken));
   }
   return {};
 }

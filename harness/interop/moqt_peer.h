@@ -4,8 +4,8 @@
 // streams the relay opens. The interop cases (cases_moqt.cpp) are written against it. It answers
 // by itself only what a relay may ask of any publisher at any time: SUBSCRIBE_NAMESPACE with
 // REQUEST_OK, and, for a peer that serves tracks (serve_track), a SUBSCRIBE of one of them with
-// SUBSCRIBE_OK and any other request with REQUEST_ERROR DOES_NOT_EXIST. Whatever else the relay
-// opens is queued for the case (incoming()).
+// SUBSCRIBE_OK and any other request with REQUEST_ERROR DOES_NOT_EXIST. A peer that serves no
+// track leaves other requests open and unanswered.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +55,6 @@ class MoqtRequest {
   // The next message; an error when the deadline passes, the stream ends before one (FIN:
   // "finished", or reset), the bytes are malformed, or the connection closes.
   Result<w::ControlMessage> next(uint64_t deadline_ns, const std::string& what);
-  // Waits for the peer's FIN after the messages already read (an error names what came instead).
-  Status wait_fin(uint64_t deadline_ns, const std::string& what);
   Status finish() { return send_->finish(); }
   // Abandons the request both ways (RESET_STREAM and STOP_SENDING with code).
   void cancel(uint64_t code);
@@ -99,8 +97,6 @@ class MoqtPeer {
 
   w::IetfVersion version() const { return v_; }
   const std::string& who() const { return who_; }
-  sim::quic::QuicConnection& connection() { return *conn_; }
-  Dialer& dialer() { return *dialer_; }
 
   // Opens the control stream with SETUP (PATH and AUTHORITY from the relay URL) and waits for
   // the relay's SETUP.
@@ -116,8 +112,6 @@ class MoqtPeer {
 
   // Opens a request stream and sends its first message.
   Result<std::unique_ptr<MoqtRequest>> request(const w::ControlMessage& first);
-  // The next request the relay opened (other than SUBSCRIBE_NAMESPACE, answered here).
-  Result<std::unique_ptr<MoqtRequest>> incoming(uint64_t deadline_ns, const std::string& what);
   // The next subgroup stream the relay opened, read to its end (FIN or reset).
   Result<std::unique_ptr<SubgroupIn>> subgroup(uint64_t deadline_ns, const std::string& what);
   // A subgroup stream of our own: SUBGROUP_HEADER, the objects, FIN.
@@ -126,19 +120,22 @@ class MoqtPeer {
 
   // Why the connection closed, when it did ("closed by the relay: code N (reason)").
   std::optional<std::string> closed_why() const;
-  // Closes the connection (code 0: a clean end).
-  void close(uint64_t code, const std::string& reason);
 
   // Takes in what the relay opened; every wait of the dialer calls it. An Error when the relay
   // broke the protocol (a malformed control stream or request).
   Status pump();
 
  private:
-  // Answers a request the relay opened when serve_track() says how; false: the case's to take.
-  bool answer(MoqtRequest& r);
+  // Answers a request the relay opened as serve_track() says (see the top of this file).
+  void answer(MoqtRequest& r);
   friend class MoqtRequest;
   template <class Pred>
   Status wait(Pred&& done, uint64_t deadline_ns, const std::string& what);
+  // A new uni stream, waiting for stream credit.
+  Result<SendStreamPtr> open_uni(uint64_t deadline_ns, const std::string& what);
+  // Writes all of data, waiting for flow-control credit as needed.
+  Status write_all(SendStream& s, std::span<const uint8_t> data, uint64_t deadline_ns,
+                   const std::string& what);
 
   Dialer* dialer_;
   std::unique_ptr<sim::quic::QuicConnection> conn_;
@@ -152,9 +149,8 @@ class MoqtPeer {
   std::vector<std::unique_ptr<SubgroupIn>> subgroups_;      // being read
   std::deque<std::unique_ptr<SubgroupIn>> done_subgroups_;  // read to their end
   std::vector<std::unique_ptr<MoqtRequest>> opening_;       // bidi, first message not read yet
-  std::deque<std::unique_ptr<MoqtRequest>> incoming_;
-  std::vector<std::unique_ptr<MoqtRequest>> answered_;  // SUBSCRIBE_NAMESPACE, kept open
-  std::optional<std::string> broken_;                   // the relay broke the protocol
+  std::vector<std::unique_ptr<MoqtRequest>> held_;  // answered or left unanswered, kept open
+  std::optional<std::string> broken_;               // the relay broke the protocol
   std::vector<std::pair<w::TrackNamespace, std::string>> served_;
   uint64_t subscribes_answered_ = 0;
   uint64_t next_alias_ = 1;

@@ -1,7 +1,9 @@
 // SUBSCRIBE, both roles (subscribe.h). Longer than 600 lines, for the reason every request kind
-// keeps its two sides in one file: the publisher's subscription (filter, senders, fill,
-// REQUEST_UPDATE, PUBLISH_DONE) is read against the viewer's (request, alias binding, stream
-// accounting) it answers. The viewer's join of the current group is in subscribe_join.cpp.
+// keeps its two sides in one file: the publisher's subscription (filter, rendezvous, senders,
+// fill, REQUEST_UPDATE, PUBLISH_DONE) is read against the viewer's (request, alias binding, stream
+// accounting) it answers. A PUBLISH the peer pushes is read here too: past its REQUEST_OK it is
+// the viewer's side of a subscription, and a file of its own would copy that side. The viewer's
+// join of the current group is in subscribe_join.cpp.
 #include "model/session/ietf/subscribe.h"
 
 #include <string>

@@ -53,9 +53,10 @@ Action add_relay_command(CLI::App& app, const CliContext& ctx) {
     if (Status st = server.start(*config); !st) return bad_input(ctx, "relay", st.error().message);
     g_stop = 0;
     catch_stop_signals();
-    ctx.io->err << "moqbench relay: listening on " << server.address().to_string() << " (ALPN "
-                << join(implemented_alpns()) << "; certificate "
-                << (config->cert_file.empty() ? "self-signed" : config->cert_file) << ")\n"
+    // One write: a reader polling for the banner must not see half of it.
+    ctx.io->err << ("moqbench relay: listening on " + server.address().to_string() + " (ALPN " +
+                    join(implemented_alpns()) + "; certificate " +
+                    (config->cert_file.empty() ? "self-signed" : config->cert_file) + ")\n")
                 << std::flush;
     while (!g_stop) {
       loop.turn(100'000'000);

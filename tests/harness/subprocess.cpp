@@ -86,9 +86,31 @@ RunningProcess::~RunningProcess() {
 }
 
 bool RunningProcess::wait_for_stderr(std::string_view text, std::chrono::milliseconds timeout) {
+  return poll_stderr(timeout,
+                     [&](const std::string& err) { return err.find(text) != std::string::npos; });
+}
+
+std::string RunningProcess::wait_for_stderr_line(std::string_view text,
+                                                 std::chrono::milliseconds timeout) {
+  std::string line;
+  poll_stderr(timeout, [&](const std::string& err) {
+    const size_t at = err.find(text);
+    if (at == std::string::npos) return false;
+    const size_t end = err.find('\n', at);
+    if (end == std::string::npos) return false;
+    const size_t newline_before = err.rfind('\n', at);
+    const size_t begin = newline_before == std::string::npos ? 0 : newline_before + 1;
+    line = err.substr(begin, end - begin);
+    return true;
+  });
+  return line;
+}
+
+bool RunningProcess::poll_stderr(std::chrono::milliseconds timeout,
+                                 const std::function<bool(const std::string&)>& done) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
-    if (slurp(err_path_).find(text) != std::string::npos) return true;
+    if (done(slurp(err_path_))) return true;
     if (ended_) return false;
     reap(WNOHANG);  // one last look after it ended, then give up
     if (!ended_) std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,10 @@ class RunningProcess {
   // Polls the child's stderr until it contains `text` (true), the child exits or the timeout
   // passes (false).
   bool wait_for_stderr(std::string_view text, std::chrono::milliseconds timeout);
+  // Polls the child's stderr until a whole line (ended by '\n') contains `text` and returns that
+  // line; empty when the child exits or the timeout passes first. A child may write one line in
+  // several pieces, so a caller that parses the line must not read it before it ends.
+  std::string wait_for_stderr_line(std::string_view text, std::chrono::milliseconds timeout);
   // What the child wrote to stderr so far.
   std::string stderr_so_far() const;
   void signal(int sig);
@@ -39,6 +44,10 @@ class RunningProcess {
   ProcessResult wait();
 
  private:
+  // Polls stderr until done(everything written so far) holds (true), the child ends or the
+  // timeout passes (false).
+  bool poll_stderr(std::chrono::milliseconds timeout,
+                   const std::function<bool(const std::string&)>& done);
   void reap(int options);  // wait4 with these options; sets ended_ when the child was reaped
 
   pid_t pid_ = -1;       // -1: the spawn failed (spawn_error_ says why)

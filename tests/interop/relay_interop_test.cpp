@@ -46,10 +46,10 @@ class RelayInterop : public ::testing::Test {
   void SetUp() override {
     relay_ = std::make_unique<RunningProcess>(
         std::vector<std::string>{MOQBENCH, "relay", "--listen", "127.0.0.1:0"});
-    ASSERT_TRUE(relay_->wait_for_stderr("listening on", std::chrono::seconds(10)))
-        << relay_->stderr_so_far();
+    const std::string banner =
+        relay_->wait_for_stderr_line("listening on", std::chrono::seconds(10));
+    ASSERT_FALSE(banner.empty()) << relay_->stderr_so_far();
     std::smatch m;
-    const std::string banner = relay_->stderr_so_far();
     ASSERT_TRUE(std::regex_search(banner, m, std::regex("listening on (127\\.0\\.0\\.1:[0-9]+)")));
     url_ = "moqt://" + m[1].str();
   }

@@ -80,10 +80,9 @@ class RelayServerTest : public ::testing::Test {
 
 TEST_F(RelayServerTest, EveryVersionPublishesAndViewsThroughItAndSigtermStopsIt) {
   RunningProcess relay({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "-v"});
-  ASSERT_TRUE(relay.wait_for_stderr("listening on", std::chrono::seconds(10)))
-      << relay.stderr_so_far();
+  const std::string banner = relay.wait_for_stderr_line("listening on", std::chrono::seconds(10));
+  ASSERT_FALSE(banner.empty()) << relay.stderr_so_far();
   std::smatch m;
-  const std::string banner = relay.stderr_so_far();
   ASSERT_TRUE(std::regex_search(banner, m, std::regex("listening on 127\\.0\\.0\\.1:([0-9]+)")))
       << banner;
   relay_ = Address::ipv4(0x7f000001, static_cast<uint16_t>(std::stoi(m[1])));

@@ -39,8 +39,8 @@ CompareCell cell_of(const results::CaseResult* c) {
   return cell;
 }
 
-// The noise of one case: the largest difference over the same-build pairs that both have it
-// (failed measurements excluded: a partial run says nothing about noise).
+// The noise of one case: the largest difference over the pairs that both have it (failed
+// measurements excluded: a partial run says nothing about noise).
 std::optional<NoiseEstimate> noise_of(const std::vector<CompareCell>& cells,
                                       const std::vector<std::pair<size_t, size_t>>& pairs) {
   std::optional<NoiseEstimate> noise;
@@ -63,6 +63,16 @@ std::optional<NoiseEstimate> noise_of(const std::vector<CompareCell>& cells,
   return noise;
 }
 
+// The larger of the row's two instruction noises; nullopt when neither was measured.
+std::optional<double> noise_threshold_pct(const CompareRow& row) {
+  std::optional<double> threshold;
+  for (const std::optional<NoiseEstimate>* noise : {&row.rerun_noise, &row.build_noise}) {
+    if (*noise && (*noise)->instructions_pct)
+      threshold = std::max(threshold.value_or(0.0), *(*noise)->instructions_pct);
+  }
+  return threshold;
+}
+
 }  // namespace
 
 Result<Comparison> compare(const std::vector<InputFile>& inputs) {
@@ -78,8 +88,12 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (size_t j = i + 1; j < inputs.size(); ++j) {
-      if (same_build(inputs[i].results.meta, inputs[j].results.meta)) {
+      const results::Meta& a = inputs[i].results.meta;
+      const results::Meta& b = inputs[j].results.meta;
+      if (same_build(a, b)) {
         out.same_build_pairs.emplace_back(i, j);
+      } else if (same_source(a, b)) {
+        out.cross_build_pairs.emplace_back(i, j);
       }
     }
   }
@@ -131,7 +145,14 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
                        ? CaseStatus::kMatched
                        : CaseStatus::kRemoved;
     }
-    row.noise = noise_of(row.cells, out.same_build_pairs);
+    row.rerun_noise = noise_of(row.cells, out.same_build_pairs);
+    row.build_noise = noise_of(row.cells, out.cross_build_pairs);
+    if (const std::optional<double> threshold = noise_threshold_pct(row)) {
+      for (CompareCell& cell : row.cells) {
+        if (cell.instructions_change_pct && *cell.instructions_change_pct != 0.0)
+          cell.significant = std::fabs(*cell.instructions_change_pct) > *threshold;
+      }
+    }
     out.rows.push_back(std::move(row));
   }
   return out;

@@ -1,7 +1,8 @@
 // compare: results files matched case by case (by id) against the first file (BASE): median
 // instructions of each file with its % change against BASE, median and maximum allocations as
-// absolute numbers (before -> after; the gate judges the maximum), the measured noise where two
-// files come from the same commit and build (inputs.h: same_build), and the NEW and REMOVED cases.
+// absolute numbers (before -> after; the gate judges the maximum), the measured noise (rerun noise
+// between files of one build, cross-build noise between builds of one source: inputs.h), whether
+// each change exceeds that noise, and the NEW and REMOVED cases.
 #pragma once
 
 #include <optional>
@@ -27,9 +28,13 @@ struct CompareCell {
   // Against file 0's instructions; nullopt for file 0, when either side has no count, or when
   // BASE counted 0 and this file did not (no finite change).
   std::optional<double> instructions_change_pct;
+  // Whether |instructions_change_pct| exceeds the larger of the row's rerun and cross-build
+  // noise; nullopt when there is no change or no noise was measured for the case.
+  std::optional<bool> significant;
 };
 
-// The largest difference between any two same-build files that both measured the case.
+// The largest difference between any two files of one kind of pair (same build, or two builds
+// of the same source) that both measured the case.
 struct NoiseEstimate {
   std::optional<double> instructions_pct;  // largest |% change| (nullopt: no instruction counts)
   uint64_t allocations = 0;                // largest |difference| of median allocations
@@ -45,8 +50,9 @@ std::string_view to_string(CaseStatus status);
 struct CompareRow {
   std::string id;
   CaseStatus status = CaseStatus::kMatched;
-  std::vector<CompareCell> cells;      // one per file, in input order
-  std::optional<NoiseEstimate> noise;  // nullopt: no same-build pair measured this case
+  std::vector<CompareCell> cells;            // one per file, in input order
+  std::optional<NoiseEstimate> rerun_noise;  // nullopt: no same-build pair measured this case
+  std::optional<NoiseEstimate> build_noise;  // nullopt: no pair of two builds measured it
   // "failed in head: <reason>", "delivered differs in head (frames, bytes or hash)",
   // "rounds differ in head".
   std::vector<std::string> notes;
@@ -61,6 +67,8 @@ struct CompareFile {
 struct Comparison {
   std::vector<CompareFile> files;
   std::vector<std::pair<size_t, size_t>> same_build_pairs;  // (i, j), i < j, by same_build()
+  // (i, j), i < j: same_source() but not same_build().
+  std::vector<std::pair<size_t, size_t>> cross_build_pairs;
   // BASE's cases in BASE order, then NEW cases in order of first appearance.
   std::vector<CompareRow> rows;
   // Per file index (index 0 is always empty): ids of that file not in BASE / of BASE not in it.
@@ -74,10 +82,12 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs);
 std::string render_comparison(const Comparison& comparison, OutputFormat format);
 
 // The main table of the text formats: BASE's cases (matched and removed) with each file's
-// instructions and change, the noise column when a same-build pair exists, and allocations as
-// "a -> b -> c", medians then maxima; NEW cases are listed apart.
+// instructions and change (a change within the noise marked "(noise)"), a rerun and a
+// cross-build noise column when such pairs exist, and allocations as "a -> b -> c", medians then
+// maxima; NEW cases are listed apart.
 Table comparison_table(const Comparison& comparison);
-// One sentence naming the same-build pairs (or saying there are none).
+// What the noise columns are, which pairs measured them and how changes are judged against them
+// (or that no noise was measured, so no change is judged).
 std::string noise_sentence(const Comparison& comparison);
 
 enum class IdListStyle {

@@ -26,7 +26,8 @@ std::string value_cell(const CompareCell& cell, const std::optional<uint64_t>& v
 std::string change_cell(const CompareCell& cell) {
   if (!cell.present || cell.failed || !cell.instructions) return "-";
   if (!cell.instructions_change_pct) return "n/a";
-  return format_pct(*cell.instructions_change_pct);
+  const std::string change = format_pct(*cell.instructions_change_pct);
+  return cell.significant == false ? change + " (noise)" : change;
 }
 
 // "a -> b -> c" of one allocation figure (the median or the maximum) across the files.
@@ -77,9 +78,12 @@ Table comparison_table(const Comparison& c) {
       }
     }
   }
-  const bool noise = !c.same_build_pairs.empty();
-  if (noise) {
-    table.header.push_back("noise");
+  const bool rerun_noise = !c.same_build_pairs.empty();
+  const bool build_noise = !c.cross_build_pairs.empty();
+  for (const auto& [shown, title] :
+       {std::pair{rerun_noise, "rerun noise"}, std::pair{build_noise, "build noise"}}) {
+    if (!shown) continue;
+    table.header.push_back(title);
     table.align.push_back(Align::kRight);
   }
   std::vector<std::string> labels;
@@ -103,7 +107,8 @@ Table comparison_table(const Comparison& c) {
         if (f > 0) cells.push_back(change_cell(row.cells[f]));
       }
     }
-    if (noise) cells.push_back(noise_cell(row.noise));
+    if (rerun_noise) cells.push_back(noise_cell(row.rerun_noise));
+    if (build_noise) cells.push_back(noise_cell(row.build_noise));
     cells.push_back(allocations_cell(row, &CompareCell::allocations));
     cells.push_back(allocations_cell(row, &CompareCell::allocations_max));
     if (notes) cells.push_back(join(row.notes, "; "));
@@ -112,17 +117,39 @@ Table comparison_table(const Comparison& c) {
   return table;
 }
 
+namespace {
+
+std::string pair_list(const Comparison& c, const std::vector<std::pair<size_t, size_t>>& pairs,
+                      const char* sign) {
+  std::vector<std::string> out;
+  for (const auto& [a, b] : pairs)
+    out.push_back(c.files[a].label + sign + c.files[b].label);
+  return join(out, ", ");
+}
+
+}  // namespace
+
 std::string noise_sentence(const Comparison& c) {
-  if (c.same_build_pairs.empty()) {
-    return "noise: no two files come from the same commit and build, so no noise is shown.";
+  if (c.same_build_pairs.empty() && c.cross_build_pairs.empty()) {
+    return "noise: no two files come from the same source, so no noise is measured and no change "
+           "is judged against it (rerun a build, and build the same commit twice, to measure "
+           "it).";
   }
-  std::vector<std::string> pairs;
-  for (const auto& [a, b] : c.same_build_pairs) {
-    pairs.push_back(c.files[a].label + " = " + c.files[b].label);
+  std::string out = "noise:";
+  if (!c.same_build_pairs.empty()) {
+    out += " " + pair_list(c, c.same_build_pairs, " = ") +
+           " come from one build (rerun noise, the largest difference between such files);";
   }
-  return "noise: " + join(pairs, ", ") +
-         " come from the same commit and build; the noise column is the largest difference "
-         "between such files.";
+  if (!c.cross_build_pairs.empty()) {
+    out += " " + pair_list(c, c.cross_build_pairs, " ~ ") +
+           " are two builds of one source (build noise, the largest difference between such "
+           "files);";
+  }
+  if (c.same_build_pairs.empty()) out += " rerun noise not measured;";
+  if (c.cross_build_pairs.empty()) out += " build noise not measured;";
+  return out +
+         " a change no larger than the larger noise of its case is marked \"(noise)\", any "
+         "other change is significant.";
 }
 
 std::string new_and_removed_lists(const Comparison& c, IdListStyle style) {
@@ -149,10 +176,11 @@ namespace {
 // The files compared, one row each, so a reader can tell what was built how.
 Table files_table(const Comparison& c) {
   Table files;
-  files.header = {"file", "path", "commit", "compiler", "build type", "flags"};
+  files.header = {"file", "path", "commit", "build id", "compiler", "build type", "flags"};
   for (const CompareFile& file : c.files) {
-    files.rows.push_back({file.label, file.path, commit_text(file.meta), file.meta.compiler,
-                          file.meta.build_type, file.meta.compiler_flags});
+    files.rows.push_back({file.label, file.path, commit_text(file.meta),
+                          file.meta.build_id ? file.meta.build_id->substr(0, 12) : "-",
+                          file.meta.compiler, file.meta.build_type, file.meta.compiler_flags});
   }
   return files;
 }
@@ -190,12 +218,15 @@ std::string render_csv_rows(const Comparison& c) {
     const std::string& label = c.files[f].label;
     table.header.push_back("instructions:" + label);
     if (f > 0) table.header.push_back("change_pct:" + label);
+    if (f > 0) table.header.push_back("significant:" + label);
     table.header.push_back("allocations:" + label);
     table.header.push_back("allocations_max:" + label);
     table.header.push_back("failed:" + label);
   }
-  table.header.push_back("noise_instructions_pct");
-  table.header.push_back("noise_allocations");
+  for (const char* kind : {"rerun", "build"}) {
+    table.header.push_back(std::string(kind) + "_noise_instructions_pct");
+    table.header.push_back(std::string(kind) + "_noise_allocations");
+  }
   table.header.push_back("notes");
   for (const CompareRow& row : c.rows) {
     std::vector<std::string> cells{row.id, std::string(to_string(row.status))};
@@ -203,12 +234,15 @@ std::string render_csv_rows(const Comparison& c) {
       const CompareCell& cell = row.cells[f];
       cells.push_back(csv_cell(cell.instructions));
       if (f > 0) cells.push_back(csv_cell(cell.instructions_change_pct));
+      if (f > 0) cells.push_back(!cell.significant ? "" : *cell.significant ? "true" : "false");
       cells.push_back(csv_cell(cell.allocations));
       cells.push_back(csv_cell(cell.allocations_max));
       cells.push_back(!cell.present ? "" : cell.failed ? "true" : "false");
     }
-    cells.push_back(row.noise ? csv_cell(row.noise->instructions_pct) : "");
-    cells.push_back(row.noise ? std::to_string(row.noise->allocations) : "");
+    for (const std::optional<NoiseEstimate>* noise : {&row.rerun_noise, &row.build_noise}) {
+      cells.push_back(*noise ? csv_cell((*noise)->instructions_pct) : "");
+      cells.push_back(*noise ? std::to_string((*noise)->allocations) : "");
+    }
     cells.push_back(join(row.notes, "; "));
     table.rows.push_back(std::move(cells));
   }
@@ -217,7 +251,7 @@ std::string render_csv_rows(const Comparison& c) {
 
 std::string render_json(const Comparison& c) {
   Json doc = Json::object();
-  doc["schema"] = "moqbench.compare/1";
+  doc["schema"] = "moqbench.compare/2";
   doc["counter"] = {{"backend", std::string(results::to_string(c.files[0].meta.counter_backend))},
                     {"event", json_or_null(c.files[0].meta.counter_event)}};
   Json files = Json::array();
@@ -229,17 +263,24 @@ std::string render_json(const Comparison& c) {
                      {"compiler", file.meta.compiler},
                      {"compiler_flags", file.meta.compiler_flags},
                      {"build_type", file.meta.build_type},
-                     {"cpu_model", file.meta.cpu_model}});
+                     {"cpu_model", file.meta.cpu_model},
+                     {"executable", json_or_null(file.meta.executable)},
+                     {"build_id", json_or_null(file.meta.build_id)}});
   }
   doc["files"] = std::move(files);
-  Json pairs = Json::array();
-  for (const auto& [a, b] : c.same_build_pairs)
-    pairs.push_back({a, b});
-  doc["same_build_pairs"] = std::move(pairs);
+  auto pairs = [](const std::vector<std::pair<size_t, size_t>>& list) {
+    Json out = Json::array();
+    for (const auto& [a, b] : list)
+      out.push_back({a, b});
+    return out;
+  };
+  doc["same_build_pairs"] = pairs(c.same_build_pairs);
+  doc["cross_build_pairs"] = pairs(c.cross_build_pairs);
   Json cases = Json::array();
   for (const CompareRow& row : c.rows) {
     Json instructions = Json::array(), change = Json::array(), allocations = Json::array(),
-         allocations_max = Json::array(), present = Json::array(), failed = Json::array();
+         allocations_max = Json::array(), present = Json::array(), failed = Json::array(),
+         significant = Json::array();
     for (const CompareCell& cell : row.cells) {
       instructions.push_back(json_or_null(cell.instructions));
       change.push_back(json_or_null(cell.instructions_change_pct));
@@ -247,22 +288,25 @@ std::string render_json(const Comparison& c) {
       allocations_max.push_back(json_or_null(cell.allocations_max));
       present.push_back(cell.present);
       failed.push_back(cell.failed);
+      significant.push_back(json_or_null(cell.significant));
     }
-    Json noise = nullptr;
-    if (row.noise) {
-      noise = {{"instructions_pct", json_or_null(row.noise->instructions_pct)},
-               {"allocations", row.noise->allocations}};
-    }
-    cases.push_back({{"id", row.id},
-                     {"status", std::string(to_string(row.status))},
-                     {"present", std::move(present)},
-                     {"failed", std::move(failed)},
-                     {"instructions", std::move(instructions)},
-                     {"instructions_change_pct", std::move(change)},
-                     {"allocations", std::move(allocations)},
-                     {"allocations_max", std::move(allocations_max)},
-                     {"noise", std::move(noise)},
-                     {"notes", row.notes}});
+    auto noise = [](const std::optional<NoiseEstimate>& n) -> Json {
+      if (!n) return nullptr;
+      return {{"instructions_pct", json_or_null(n->instructions_pct)},
+              {"allocations", n->allocations}};
+    };
+    cases.push_back(
+        {{"id", row.id},
+         {"status", std::string(to_string(row.status))},
+         {"present", std::move(present)},
+         {"failed", std::move(failed)},
+         {"instructions", std::move(instructions)},
+         {"instructions_change_pct", std::move(change)},
+         {"allocations", std::move(allocations)},
+         {"allocations_max", std::move(allocations_max)},
+         {"significant", std::move(significant)},
+         {"noise", {{"rerun", noise(row.rerun_noise)}, {"cross_build", noise(row.build_noise)}}},
+         {"notes", row.notes}});
   }
   doc["cases"] = std::move(cases);
   auto lists = [&](const std::vector<std::vector<std::string>>& per_file) {

@@ -90,11 +90,17 @@ Status check_same_counter(const std::vector<InputFile>& inputs) {
   return {};
 }
 
-bool same_build(const results::Meta& a, const results::Meta& b) {
+bool same_source(const results::Meta& a, const results::Meta& b) {
   return a.git_commit && b.git_commit && *a.git_commit == *b.git_commit && !a.git_dirty &&
          !b.git_dirty && a.compiler == b.compiler && a.compiler_flags == b.compiler_flags &&
          a.build_type == b.build_type && a.cpu_model == b.cpu_model &&
          a.counter_backend == b.counter_backend && a.counter_event == b.counter_event;
+}
+
+bool same_build(const results::Meta& a, const results::Meta& b) {
+  if (!same_source(a, b)) return false;
+  const bool both_recorded = a.executable && b.executable && a.build_id && b.build_id;
+  return !both_recorded || (a.executable == b.executable && a.build_id == b.build_id);
 }
 
 }  // namespace moq::reports

@@ -44,10 +44,13 @@ void assign_labels(std::vector<InputFile>& inputs);
 Status check_same_counter(const std::vector<InputFile>& inputs);
 Status check_same_counter(const InputFile& a, const InputFile& b);
 
-// The noise rule: two results come from the same commit and build when both name the same git
-// commit, neither tree was dirty, and compiler, compiler flags, build type and CPU model are
-// equal (counter backend and event are already equal by check_same_counter). Then any
-// difference between them is measurement noise, not a code change.
+// The noise rules. Two results measure the same source when both name the same git commit,
+// neither tree was dirty, and compiler, compiler flags, build type, CPU model and counter are
+// equal. Then any difference between them is noise, not a code change:
+// - rerun noise when they also come from the same build: the same executable path and build id
+//   (a file that records neither counts as that build, as files did before they recorded it);
+// - cross-build noise otherwise: the same source built twice (another directory, another time).
+bool same_source(const results::Meta& a, const results::Meta& b);
 bool same_build(const results::Meta& a, const results::Meta& b);
 
 // "callgrind Ir", "perf instructions:u", "none".

@@ -53,6 +53,8 @@ Meta meta_from_json(const Json& j) {
     shard.cases = sh["cases"].get<std::vector<std::string>>();
     meta.shard = std::move(shard);
   }
+  if (j.contains("executable")) meta.executable = j["executable"].get<std::string>();
+  if (j.contains("build_id")) meta.build_id = j["build_id"].get<std::string>();
   return meta;
 }
 
@@ -72,7 +74,9 @@ std::optional<double> nullable_number(const Json& j) {
   return j.get<double>();
 }
 
-Json nullable(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json nullable(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
 LoadSummary load_from_json(const Json& j) {
   LoadSummary l;
@@ -162,6 +166,8 @@ Json to_json(const Meta& meta) {
     sh["cases"] = meta.shard->cases;
     j["shard"] = std::move(sh);
   }
+  if (meta.executable) j["executable"] = *meta.executable;
+  if (meta.build_id) j["build_id"] = *meta.build_id;
   return j;
 }
 

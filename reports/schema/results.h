@@ -45,6 +45,11 @@ struct Meta {
   std::vector<std::string> command_line;     // argv of the run
   std::string start_time;                    // ISO 8601 UTC, "2026-11-29T18:30:01Z"
   std::optional<ShardInfo> shard;            // nullopt: a whole sweep (or a run)
+  // Which binary measured: its absolute path and its linker build id (lowercase hex). Two files
+  // of one source with the same pair are reruns of one build; a different pair is another build
+  // of that source (inputs.h). nullopt: not recorded (older files, or not readable).
+  std::optional<std::string> executable;
+  std::optional<std::string> build_id;
 
   bool operator==(const Meta&) const = default;
 };

@@ -253,7 +253,7 @@ Status validate_meta(const Json& j, const std::string& path) {
                    {"tool_version", "git_commit", "git_dirty", "compiler", "compiler_flags",
                     "build_type", "cpu_model", "kernel", "counter_backend", "counter_event",
                     "pinned_cpu", "command_line", "start_time"},
-                   {"shard"}));
+                   {"shard", "executable", "build_id"}));
   MOQ_RESULTS_TRY(check_string(j["tool_version"], child(path, "tool_version"), false));
   const Json& commit = j["git_commit"];
   if (!commit.is_null()) {
@@ -299,6 +299,15 @@ Status validate_meta(const Json& j, const std::string& path) {
   if (!start.is_string() || !is_iso8601_utc(start.get_ref<const std::string&>())) {
     return bad(child(path, "start_time"), "an ISO 8601 UTC time \"YYYY-MM-DDTHH:MM:SSZ\"", start);
   }
+  if (j.contains("executable"))
+    MOQ_RESULTS_TRY(check_string(j["executable"], child(path, "executable"), false));
+  if (j.contains("build_id")) {
+    const Json& id = j["build_id"];
+    if (!id.is_string() || id.get_ref<const std::string&>().empty() ||
+        !is_lower_hex(id.get_ref<const std::string&>())) {
+      return bad(child(path, "build_id"), "a non-empty lowercase hex build id", id);
+    }
+  }
   if (j.contains("shard")) return validate_shard(j["shard"], child(path, "shard"));
   return {};
 }
@@ -324,11 +333,11 @@ Status check_nullable_number(const Json& j, const std::string& path) {
 }
 
 Status validate_load(const Json& j, const std::string& path) {
-  MOQ_RESULTS_TRY(check_object(j, path,
-                               {"frames_expected", "frames_delivered", "frames_lost",
-                                "bytes_delivered", "frame_latency_ns", "group_latency_ns",
-                                "relay_in_process", "relay_allocations_per_frame",
-                                "relay_instructions_per_frame"}));
+  MOQ_RESULTS_TRY(
+      check_object(j, path,
+                   {"frames_expected", "frames_delivered", "frames_lost", "bytes_delivered",
+                    "frame_latency_ns", "group_latency_ns", "relay_in_process",
+                    "relay_allocations_per_frame", "relay_instructions_per_frame"}));
   for (const char* key : {"frames_expected", "frames_delivered", "frames_lost", "bytes_delivered"})
     MOQ_RESULTS_TRY(check_uint(j[key], child(path, key)));
   const uint64_t expected = j["frames_expected"].get<uint64_t>();

@@ -124,7 +124,7 @@ TEST(Compare, IdenticalFilesGiveZeroDeltas) {
   // A file with itself is the same commit and build: the noise column appears, all zero.
   EXPECT_EQ(doc["same_build_pairs"], Json::parse("[[0, 1]]"));
   for (const Json& row : doc["cases"])
-    EXPECT_EQ(row["noise"]["instructions_pct"], 0.0);
+    EXPECT_EQ(row["noise"]["rerun"]["instructions_pct"], 0.0);
 
   CommandRun gate = gate_files(gate_command(base, base, OutputFormat::kJson));
   EXPECT_EQ(gate.code, kExitOk) << gate.out << gate.err;
@@ -461,8 +461,7 @@ TEST(CompareNoise, SameCommitFilesShowTheirDifferenceAsNoise) {
 
   CommandRun run = compare_files({base_path, rerun_path, head_path}, OutputFormat::kTable);
   ASSERT_EQ(run.code, 0) << run.err;
-  EXPECT_NE(run.out.find("noise: base = rerun come from the same commit and build"),
-            std::string::npos)
+  EXPECT_NE(run.out.find("noise: base = rerun come from one build (rerun noise"), std::string::npos)
       << run.out;
   const std::string row = line_of(run.out, kFrames1);
   EXPECT_NE(row.find("±0.10% ±1 allocs"), std::string::npos) << run.out;
@@ -473,13 +472,13 @@ TEST(CompareNoise, SameCommitFilesShowTheirDifferenceAsNoise) {
   CommandRun json = compare_files({base_path, rerun_path, head_path}, OutputFormat::kJson);
   const Json doc = Json::parse(json.out);
   EXPECT_EQ(doc["same_build_pairs"], Json::parse("[[0, 1]]"));
-  EXPECT_DOUBLE_EQ(doc["cases"][0]["noise"]["instructions_pct"].get<double>(), 0.1);
-  EXPECT_EQ(doc["cases"][0]["noise"]["allocations"], 1);
+  EXPECT_DOUBLE_EQ(doc["cases"][0]["noise"]["rerun"]["instructions_pct"].get<double>(), 0.1);
+  EXPECT_EQ(doc["cases"][0]["noise"]["rerun"]["allocations"], 1);
+  EXPECT_EQ(doc["cases"][0]["noise"]["cross_build"], nullptr);
 
   // Different commits, or a dirty tree, are not the same build: no noise column.
   CommandRun no_noise = compare_files({base_path, head_path}, OutputFormat::kTable);
-  EXPECT_NE(no_noise.out.find("no two files come from the same commit and build"),
-            std::string::npos);
+  EXPECT_NE(no_noise.out.find("no two files come from the same source"), std::string::npos);
   EXPECT_EQ(no_noise.out.find("±"), std::string::npos) << no_noise.out;
   ResultsFile dirty = rerun;
   dirty.meta.git_dirty = true;
@@ -490,6 +489,71 @@ TEST(CompareNoise, SameCommitFilesShowTheirDifferenceAsNoise) {
   other_flags.meta.compiler_flags = "-O3";
   EXPECT_FALSE(same_build(base_file().meta, other_flags.meta));
   EXPECT_TRUE(same_build(base_file().meta, rerun.meta));
+}
+
+// Files of one source from two binaries measure build noise; the same binary twice, rerun noise.
+// A change counts as significant only beyond the larger of the two.
+TEST(CompareNoise, TwoBuildsGiveBuildNoiseAndChangesWithinTheLargerNoiseAreNotSignificant) {
+  TempDir dir;
+  auto built = [](ResultsFile file, const std::string& exe, const std::string& id) {
+    file.meta.executable = exe;
+    file.meta.build_id = id;
+    return file;
+  };
+  const ResultsFile base = built(base_file(), "/a/moqbench", "aaaa");
+  ResultsFile rerun = base;
+  find(rerun, kFrames1)->metrics = frames_case(1, 10010, 2).metrics;  // +0.10%
+  ResultsFile rebuild = built(base_file(), "/b/moqbench", "bbbb");
+  find(rebuild, kFrames1)->metrics = frames_case(1, 10030, 2).metrics;  // +0.30%
+  ResultsFile head = built(base_file(CounterBackend::kCallgrind, kCommitB), "/h/moqbench", "cccc");
+  find(head, kFrames1)->metrics = frames_case(1, 10020, 2).metrics;    // +0.20%: within noise
+  find(head, kFrames16)->metrics = frames_case(16, 40080, 2).metrics;  // +0.20%: beyond it (0)
+  const std::vector<std::string> paths = {
+      write_synthetic(dir, "base.json", base), write_synthetic(dir, "rerun.json", rerun),
+      write_synthetic(dir, "rebuild.json", rebuild), write_synthetic(dir, "head.json", head)};
+
+  CommandRun json = compare_files(paths, OutputFormat::kJson);
+  ASSERT_EQ(json.code, 0) << json.err;
+  const Json doc = Json::parse(json.out);
+  EXPECT_EQ(doc["same_build_pairs"], Json::parse("[[0, 1]]"));
+  EXPECT_EQ(doc["cross_build_pairs"], Json::parse("[[0, 2], [1, 2]]"));
+  const Json& frames1 = doc["cases"][0];
+  ASSERT_EQ(frames1["id"], kFrames1);
+  EXPECT_DOUBLE_EQ(frames1["noise"]["rerun"]["instructions_pct"].get<double>(), 0.1);
+  EXPECT_NEAR(frames1["noise"]["cross_build"]["instructions_pct"].get<double>(), 0.3, 1e-9);
+  EXPECT_EQ(frames1["significant"][3], false);
+  const Json& frames16 = doc["cases"][1];
+  ASSERT_EQ(frames16["id"], kFrames16);
+  EXPECT_EQ(frames16["noise"]["cross_build"]["instructions_pct"], 0.0);
+  EXPECT_EQ(frames16["significant"][3], true);
+  EXPECT_EQ(frames16["significant"][1], nullptr) << "no change: nothing to judge";
+
+  CommandRun table = compare_files(paths, OutputFormat::kTable);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("base ~ rebuild"), std::string::npos) << table.out;
+  const std::string row1 = line_of(table.out, kFrames1);
+  EXPECT_NE(row1.find("+0.20% (noise)"), std::string::npos) << row1;
+  EXPECT_NE(row1.find("±0.10%"), std::string::npos) << row1;
+  EXPECT_NE(row1.find("±0.30%"), std::string::npos) << row1;
+  const std::string row16 = line_of(table.out, kFrames16);
+  EXPECT_NE(row16.find("+0.20%"), std::string::npos) << row16;
+  EXPECT_EQ(row16.find("(noise)"), std::string::npos) << row16;
+
+  CommandRun csv = compare_files(paths, OutputFormat::kCsv);
+  EXPECT_NE(csv.out.find("significant:head"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("build_noise_instructions_pct"), std::string::npos) << csv.out;
+
+  // Two builds compared without a rerun: build noise alone judges, and the sentence says the
+  // rerun noise was not measured.
+  CommandRun two = compare_files({paths[0], paths[2], paths[3]}, OutputFormat::kTable);
+  EXPECT_NE(two.out.find("rerun noise not measured"), std::string::npos) << two.out;
+  EXPECT_NE(line_of(two.out, kFrames1).find("+0.20% (noise)"), std::string::npos) << two.out;
+
+  // A file that records no binary counts as the same build as any of its source (older files).
+  ResultsFile legacy = base_file();
+  EXPECT_TRUE(same_build(legacy.meta, rebuild.meta));
+  EXPECT_FALSE(same_build(base.meta, rebuild.meta));
+  EXPECT_TRUE(same_source(base.meta, rebuild.meta));
 }
 
 // All four formats of one comparison carry every row.
@@ -585,7 +649,7 @@ TEST_F(CompareFormats, JsonCarriesEveryCase) {
   CommandRun r = render(OutputFormat::kJson);
   ASSERT_EQ(r.code, 0);
   const Json doc = Json::parse(r.out);
-  EXPECT_EQ(doc["schema"], "moqbench.compare/1");
+  EXPECT_EQ(doc["schema"], "moqbench.compare/2");
   EXPECT_EQ(doc["counter"]["backend"], "callgrind");
   ASSERT_EQ(doc["cases"].size(), 5u);
   EXPECT_EQ(doc["cases"][1]["id"], kFrames16);

@@ -253,7 +253,7 @@ TEST_F(HtmlReport, MarkdownSummaryHasTheChartData) {
   EXPECT_NE(md.find("| head | model/fetch_frames/moq-transport-18/publishers=1/viewers=1/"
                     "frames=256 | deadlock |"),
             std::string::npos);
-  EXPECT_NE(md.find("noise: base = rerun come from the same commit and build"), std::string::npos);
+  EXPECT_NE(md.find("noise: base = rerun come from one build (rerun noise"), std::string::npos);
 }
 
 TEST_F(HtmlReport, RefusesMixedBackendsAndUnwritableOutput) {

@@ -23,6 +23,8 @@ ResultsFile sample_file(CounterBackend backend = CounterBackend::kCallgrind) {
   ResultsFile file;
   file.meta = synthetic_meta(backend);
   file.meta.pinned_cpu = 3;
+  file.meta.executable = "/build/harness/cli/moqbench";
+  file.meta.build_id = "512703aaa67d58b1dbec91fe4eac438959588fa8";
   file.cases.push_back(synthetic_case("fetch_frames", "moq-lite-06",
                                       {{"publishers", 1}, {"viewers", 1}, {"frames", 256}}, 120000,
                                       3, backend));
@@ -122,6 +124,8 @@ TEST(ResultsValidate, RejectsBadFieldsNamingTheirPath) {
       {"/meta/command_line/1", 7, false, "meta.command_line[1]: expected a string"},
       {"/meta/start_time", "2026-11-29 18:30:01", false, "meta.start_time: expected an ISO 8601"},
       {"/meta/extra", 1, false, "meta.extra: unknown field"},
+      {"/meta/build_id", "512703AA", false, "meta.build_id: expected a non-empty lowercase hex"},
+      {"/meta/executable", "", false, "meta.executable: expected a non-empty string"},
       {"/cases", Json::object(), false, "cases: expected an array"},
       {"/cases/0/id", nullptr, true, "cases[0].id: missing"},
       {"/cases/1/id", "model/fetch_frames/moq-transport-18/viewers=10/mode=paced", false,

@@ -40,7 +40,9 @@ class Churn final : public harness::Case {
       if (!track) return track.error();
       churn_tracks_.push_back(std::move(*track));
       for (uint32_t t = 0; t < held_; ++t) {
-        Result<TrackConsumer> sub = viewers[s].session->subscribe(pub.path, held_tracks_[t].name());
+        Result<TrackConsumer> sub = world_.as(Role::kViewer, [&] {
+          return viewers[s].session->subscribe(pub.path, held_tracks_[t].name());
+        });
         if (!sub) return Error{0, "viewer " + std::to_string(s) + ": " + sub.error().message};
         held_subscriptions_.push_back(std::move(*sub));
       }
@@ -52,8 +54,9 @@ class Churn final : public harness::Case {
     const size_t s = round % world_.viewers().size();
     ModelViewer& viewer = world_.viewers()[s];
     const TrackProducer& churned = churn_tracks_[s];
-    Result<TrackConsumer> sub =
-        viewer.session->subscribe(world_.publishers()[0].path, churned.name());
+    Result<TrackConsumer> sub = world_.as(Role::kViewer, [&] {
+      return viewer.session->subscribe(world_.publishers()[0].path, churned.name());
+    });
     if (!sub) return Error{0, "subscribe: " + sub.error().message};
     if (Status st = world_.settle("the churned subscription"); !st) return st;
     requested_ = churned.consumer_count() > 0;

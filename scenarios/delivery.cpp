@@ -68,8 +68,9 @@ class Delivery final : public harness::Case {
       for (uint32_t k = 0; k < shape_.watch; ++k) {
         const size_t room = watched(v, k);
         watched_[room] = true;
-        Result<TrackConsumer> sub =
-            viewers[v].session->subscribe(world_.rooms()[room].path, "video");
+        Result<TrackConsumer> sub = world_.as(Role::kViewer, [&] {
+          return viewers[v].session->subscribe(world_.rooms()[room].path, "video");
+        });
         if (!sub) return Error{0, "viewer " + std::to_string(v) + ": " + sub.error().message};
         subscriptions_[v * shape_.watch + k] = std::move(*sub);
       }

@@ -41,8 +41,9 @@ class FetchFrames final : public ModelWorldCase {
     std::vector<ModelViewer>& viewers = world().viewers();
     for (size_t i = 0; i < viewers.size(); ++i) {
       const ModelPublisher& pub = pubs[viewers[i].publisher];
-      Result<session::FetchConsumer> f =
-          viewers[i].session->fetch(pub.path, "video", first_sequence(viewers[i].publisher));
+      Result<session::FetchConsumer> f = world().as(Role::kViewer, [&] {
+        return viewers[i].session->fetch(pub.path, "video", first_sequence(viewers[i].publisher));
+      });
       if (!f) return Error{0, "viewer " + std::to_string(i) + ": fetch: " + f.error().message};
       fetches_[i] = std::move(*f);
     }

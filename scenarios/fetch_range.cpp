@@ -47,8 +47,10 @@ class FetchRange final : public ModelWorldCase {
     for (size_t i = 0; i < viewers.size(); ++i) {
       const ModelPublisher& pub = pubs[viewers[i].publisher];
       for (uint64_t g = 0; g < burst_; ++g) {
-        Result<session::FetchConsumer> f =
-            viewers[i].session->fetch(pub.path, "video", first_sequence(viewers[i].publisher) + g);
+        Result<session::FetchConsumer> f = world().as(Role::kViewer, [&] {
+          return viewers[i].session->fetch(pub.path, "video",
+                                           first_sequence(viewers[i].publisher) + g);
+        });
         if (!f) return Error{0, "viewer " + std::to_string(i) + ": fetch: " + f.error().message};
         fetches_[i * burst_ + g] = std::move(*f);
       }

@@ -68,13 +68,15 @@ class JoinCase : public harness::Case {
     Result<ModelViewer*> v = world_.add_viewer(0);
     if (!v) return v.error();
     viewer_ = *v;
-    Result<AnnounceConsumer> resolving = viewer_->session->announced(path);
+    Result<AnnounceConsumer> resolving =
+        world_.as(Role::kViewer, [&] { return viewer_->session->announced(path); });
     if (!resolving) return Error{0, "announced: " + resolving.error().message};
     if (Status st = world_.settle("resolving the broadcast"); !st) return st;
     AnnounceEvent e;
     if (resolving->next(e) != Next::Ready || e.kind != AnnounceEvent::Kind::Announce)
       return Error{0, path.str() + " was not announced to the joining viewer"};
-    Result<TrackConsumer> track = viewer_->session->subscribe(path, "video");
+    Result<TrackConsumer> track =
+        world_.as(Role::kViewer, [&] { return viewer_->session->subscribe(path, "video"); });
     if (!track) return Error{0, "subscribe: " + track.error().message};
     track_ = std::move(*track);
     if (Status st = world_.settle("joining"); !st) return st;
@@ -137,7 +139,8 @@ class JoinStale final : public Join {
     if (!v) return v.error();
     std::vector<TrackConsumer> once;
     for (const ModelRoom& room : world_.rooms()) {
-      Result<TrackConsumer> t = (*v)->session->subscribe(room.path, "video");
+      Result<TrackConsumer> t =
+          world_.as(Role::kViewer, [&] { return (*v)->session->subscribe(room.path, "video"); });
       if (!t) return t.error();
       once.push_back(std::move(*t));
     }
@@ -170,7 +173,7 @@ class Leave final : public JoinCase {
 
   Status run_round(uint64_t /*round*/) override {
     if (!prepared_) return Error{0, "the round's join: " + prepared_.error().message};
-    viewer_->session->close(0, "leaving");
+    world_.as(Role::kViewer, [&] { return viewer_->session->close(0, "leaving"); });
     return world_.settle("the viewer's leaving");
   }
 

@@ -70,8 +70,17 @@ Status ModelWorld::settle(const char* what) {
 }
 
 Result<Link> ModelWorld::connect() {
-  return net_->connect(std::string(session::version_alpn(config_.version)),
-                       LinkLimits{config_.max_bidi});
+  // The transport's own tasks (QUIC connections) work for the transport role.
+  return executor_->run_as(Role::kTransport, [&] {
+    return net_->connect(std::string(session::version_alpn(config_.version)),
+                         LinkLimits{config_.max_bidi});
+  });
+}
+
+Result<std::unique_ptr<session::Session>> ModelWorld::start_session(
+    Role role, Connection& conn, const session::SessionConfig& config) {
+  return executor_->run_as(role,
+                           [&] { return session::create_session(conn, config_.version, config); });
 }
 
 Status ModelWorld::connect_direct(const ModelWorldConfig& config) {
@@ -86,7 +95,8 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
     relay::RelayConfig rc;
     rc.hop_id = 0x4e1a + r;
     rc.cache.max_groups = config.cached_groups;
-    relays_.push_back(std::make_unique<relay::Relay>(*executor_, rc));
+    relays_.push_back(executor_->run_as(
+        Role::kRelay, [&] { return std::make_unique<relay::Relay>(*executor_, rc); }));
   }
   // The mesh: relay b dials relay a for every a < b; both ends are peers.
   for (uint32_t b = 0; b < count; ++b) {
@@ -96,9 +106,13 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
       if (!conns) return Error{0, what + ": " + conns.error().message};
       mesh_.push_back(std::move(*conns));
       Link& link = mesh_.back();
-      if (auto s = relays_[a]->add_peer(*link.server); !s)
+      if (auto s =
+              executor_->run_as(Role::kRelay, [&] { return relays_[a]->add_peer(*link.server); });
+          !s)
         return Error{0, what + ": " + s.error().message};
-      if (auto s = relays_[b]->add_peer(*link.client); !s)
+      if (auto s =
+              executor_->run_as(Role::kRelay, [&] { return relays_[b]->add_peer(*link.client); });
+          !s)
         return Error{0, what + ": " + s.error().message};
       probe_.watch(*link.server);
       probe_.watch(*link.client);
@@ -110,13 +124,15 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
     Result<Link> conns = connect();
     if (!conns) return Error{0, what + ": " + conns.error().message};
     pub.uplink = std::move(*conns);
-    if (auto s = relays_[p % count]->add(*pub.uplink.server); !s)
+    if (auto s = executor_->run_as(Role::kRelay,
+                                   [&] { return relays_[p % count]->add(*pub.uplink.server); });
+        !s)
       return Error{0, what + ": " + s.error().message};
     session::SessionConfig serve;
     serve.publish = pub.origin.consume();
     serve.hop_id = 1000 + p;
     Result<std::unique_ptr<session::Session>> s =
-        session::create_session(*pub.uplink.client, config.version, serve);
+        start_session(Role::kPublisher, *pub.uplink.client, serve);
     if (!s) return Error{0, what + ": " + s.error().message};
     pub.session = std::move(*s);
     probe_.watch(*pub.uplink.server);
@@ -146,12 +162,13 @@ Status ModelWorld::connect_viewer(size_t i) {
     serve.publish = publishers_[v.publisher].origin.consume();
     serve.hop_id = 1000 + v.publisher;
     Result<std::unique_ptr<session::Session>> s =
-        session::create_session(*v.conns.server, config_.version, serve);
+        start_session(Role::kPublisher, *v.conns.server, serve);
     if (!s) return Error{0, "publisher session for " + what + ": " + s.error().message};
     v.serving = std::move(*s);
   } else {
     v.relay = static_cast<uint32_t>((i + 1) % relays_.size());
-    Result<session::Session*> s = relays_[v.relay]->add(*v.conns.server);
+    Result<session::Session*> s =
+        executor_->run_as(Role::kRelay, [&] { return relays_[v.relay]->add(*v.conns.server); });
     if (!s) return Error{0, what + ": " + s.error().message};
     v.relay_side = *s;
   }
@@ -159,8 +176,7 @@ Status ModelWorld::connect_viewer(size_t i) {
   view.hop_id = 2000 + i;
   view.peer_track_cache.max_groups =
       std::max(view.peer_track_cache.max_groups, config_.cached_groups);
-  Result<std::unique_ptr<session::Session>> s =
-      session::create_session(*v.conns.client, config_.version, view);
+  Result<std::unique_ptr<session::Session>> s = start_session(Role::kViewer, *v.conns.client, view);
   if (!s) return Error{0, what + " session: " + s.error().message};
   v.session = std::move(*s);
   probe_.watch(*v.conns.server);
@@ -182,7 +198,15 @@ void ModelWorld::remove_last_viewer() {
   ModelViewer& v = viewers_.back();
   probe_.unwatch(*v.conns.server);
   probe_.unwatch(*v.conns.client);
-  if (v.relay_side) relays_[v.relay]->remove(*v.relay_side);
+  if (v.relay_side)
+    executor_->run_as(Role::kRelay, [&] { relays_[v.relay]->remove(*v.relay_side); });
+  // In the order the viewer's members would go, each as work of its role.
+  executor_->run_as(Role::kViewer, [&] { v.session.reset(); });
+  executor_->run_as(Role::kPublisher, [&] { v.serving.reset(); });
+  executor_->run_as(Role::kTransport, [&] {
+    v.conns.server.reset();
+    v.conns.client.reset();
+  });
   viewers_.pop_back();
 }
 

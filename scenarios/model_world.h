@@ -80,6 +80,12 @@ class ModelWorld {
   Status build(const ModelWorldConfig& config);
 
   Executor& executor() { return *executor_; }
+  // f() as code of `role` (Executor::run_as): a scenario's calls into a viewer's session are
+  // the viewer's work, not the harness's.
+  template <class F>
+  auto as(Role role, F&& f) {
+    return executor_->run_as(role, std::forward<F>(f));
+  }
   // Runs the executor until the world is quiet (world_net.h: on QUIC, until the network is too).
   Status settle(const char* what);
   std::vector<ModelPublisher>& publishers() { return publishers_; }
@@ -147,6 +153,10 @@ class ModelWorld {
   // Connects viewer i: to its publisher (model bench) or to relay (i + 1) mod R.
   Status connect_viewer(size_t i);
   Result<Link> connect();  // a pair over the world's network, speaking its version
+  // A session of the world's version on conn, created as code of `role` (its tasks are the
+  // role's: model/async/role.h).
+  Result<std::unique_ptr<session::Session>> start_session(Role role, Connection& conn,
+                                                          const session::SessionConfig& config);
 };
 
 // Reads every frame a fetch or group consumer has now into log; Error unless the consumer then

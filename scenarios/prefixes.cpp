@@ -50,7 +50,9 @@ class PrefixCase : public harness::Case {
     follower_ = *v;
     following_.resize(shape_.follow);
     for (uint32_t k = 0; k < shape_.follow; ++k) {
-      Result<AnnounceConsumer> a = follower_->session->announced(room(k % shape_.broadcasts));
+      Result<AnnounceConsumer> a = world_.as(Role::kViewer, [&] {
+        return follower_->session->announced(room(k % shape_.broadcasts));
+      });
       if (!a) return Error{0, "prefix " + std::to_string(k) + ": " + a.error().message};
       following_[k] = std::move(*a);
     }
@@ -136,7 +138,7 @@ class PrefixesTeardown final : public PrefixCase {
 
   Status run_round(uint64_t /*round*/) override {
     if (!prepared_) return Error{0, "setting up the round's viewer: " + prepared_.error().message};
-    follower_->session->close(0, "leaving");
+    world_.as(Role::kViewer, [&] { return follower_->session->close(0, "leaving"); });
     return world_.settle("the viewer's teardown");
   }
 

@@ -29,7 +29,8 @@ class SubscribeFrames final : public ModelWorldCase {
     groups_.resize(viewers.size());
     for (size_t i = 0; i < viewers.size(); ++i) {
       const ModelPublisher& pub = world().publishers()[viewers[i].publisher];
-      Result<TrackConsumer> sub = viewers[i].session->subscribe(pub.path, "video");
+      Result<TrackConsumer> sub = world().as(
+          Role::kViewer, [&] { return viewers[i].session->subscribe(pub.path, "video"); });
       if (!sub)
         return Error{0, "viewer " + std::to_string(i) + ": subscribe: " + sub.error().message};
       subscriptions_[i] = std::move(*sub);

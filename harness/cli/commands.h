@@ -54,6 +54,7 @@ struct MeasureOptions {
   std::optional<int> cpu;
   std::string out;      // empty: no results file
   std::string profile;  // run: keep the last measured round's callgrind profile here
+  bool roles = false;   // split each round by role (role_split.h; callgrind)
 };
 void add_measure_options(CLI::App& sub, MeasureOptions& options);
 

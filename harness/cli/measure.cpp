@@ -3,6 +3,7 @@
 
 #include "harness/cli/case_process.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/role_split.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/sweep.h"
@@ -34,6 +35,10 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options) {
   sub.add_option("--out", options.out,
                  "write the results as JSON (schema moqbench.results/1) to this file, rewritten "
                  "after each case");
+  sub.add_flag("--roles", options.roles,
+               "split each round's instructions and allocations by role (harness, publisher, "
+               "relay, viewer, transport); callgrind only, in-memory transport only, about 9 "
+               "more callgrind runs per case");
 }
 
 int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
@@ -79,6 +84,10 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   }
   if (!options.profile.empty() && !choice->reexec)
     return bad_input(ctx, sub, "--profile needs the callgrind counter (--counter callgrind)");
+  if (options.roles && !choice->reexec)
+    return bad_input(ctx, sub, "--roles needs the callgrind counter (--counter callgrind)");
+  if (options.roles && !options.profile.empty())
+    return bad_input(ctx, sub, "--roles and --profile measure differently: give one of them");
   harness::RunOptions run{options.warmup, options.rounds};
   harness::SweepProgress progress{&err, ctx.io->err_is_terminal};
   // Under callgrind each case runs in a canonical process of its own (case_process.h); other
@@ -87,9 +96,10 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     err << "moqbench: each case is measured in a process of its own under callgrind, started the "
            "same way whatever the command line and environment\n";
   harness::CaseMeasurer measure = [&](const harness::CaseSpec& spec) {
-    return choice->reexec
-               ? measure_case_in_callgrind_process(spec, run, options.cpu, options.profile)
-               : harness::run_case(spec, run, choice->counter.get());
+    if (!choice->reexec) return harness::run_case(spec, run, choice->counter.get());
+    return options.roles
+               ? measure_case_by_role(spec, run, options.cpu)
+               : measure_case_in_callgrind_process(spec, run, options.cpu, options.profile);
   };
   Result<harness::SweepResult> result =
       harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);

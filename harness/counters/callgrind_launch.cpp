@@ -85,14 +85,14 @@ Result<std::string> find_valgrind() {
 
 std::vector<std::string> callgrind_command_line(const std::string& valgrind, const std::string& dir,
                                                 const std::string& program,
-                                                const std::vector<std::string>& args) {
-  std::vector<std::string> cmd = {valgrind,
-                                  "--tool=callgrind",
-                                  "--instr-atstart=no",
+                                                const std::vector<std::string>& args,
+                                                const std::vector<std::string>& callgrind_args) {
+  std::vector<std::string> cmd = {valgrind, "--tool=callgrind", "--instr-atstart=no",
                                   "--callgrind-out-file=" + dir + "/callgrind.out",
-                                  "--vgdb-prefix=" + dir + "/vgdb-pipe",
-                                  "-q",
-                                  program};
+                                  "--vgdb-prefix=" + dir + "/vgdb-pipe"};
+  cmd.insert(cmd.end(), callgrind_args.begin(), callgrind_args.end());
+  cmd.push_back("-q");
+  cmd.push_back(program);
   cmd.insert(cmd.end(), args.begin(), args.end());
   return cmd;
 }
@@ -197,7 +197,8 @@ Result<int> run_callgrind_child(const CallgrindChild& spec) {
   }
 
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
-  std::vector<std::string> cmd = callgrind_command_line(*valgrind, dir, program, spec.args);
+  std::vector<std::string> cmd =
+      callgrind_command_line(*valgrind, dir, program, spec.args, spec.callgrind_args);
   std::vector<char*> cargv;
   for (std::string& s : cmd)
     cargv.push_back(s.data());

@@ -36,14 +36,17 @@ bool running_under_valgrind();
 // The valgrind executable found in PATH, or an Error saying valgrind is not installed.
 Result<std::string> find_valgrind();
 
-// The argv that run_under_callgrind executes, for the private directory `dir`.
-std::vector<std::string> callgrind_command_line(const std::string& valgrind, const std::string& dir,
-                                                const std::string& program,
-                                                const std::vector<std::string>& args);
+// The argv that run_under_callgrind executes, for the private directory `dir`; callgrind_args go
+// after the options above (e.g. --collect-atstart=no --toggle-collect=...).
+std::vector<std::string> callgrind_command_line(
+    const std::string& valgrind, const std::string& dir, const std::string& program,
+    const std::vector<std::string>& args, const std::vector<std::string>& callgrind_args = {});
 
 // How run_callgrind_child starts this program again under callgrind.
 struct CallgrindChild {
   std::vector<std::string> args;  // after the program
+  // More callgrind options (what it collects: harness/cli/role_split.h).
+  std::vector<std::string> callgrind_args;
   // Added to (or replacing entries of) this process's environment; ignored when canonical.
   std::vector<std::pair<std::string, std::string>> extra_env;
   // Canonical: the child runs from the private directory as `./<canonical_name>` (a link there to

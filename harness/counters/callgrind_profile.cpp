@@ -51,12 +51,14 @@ std::vector<std::string_view> words(std::string_view line) {
 Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source) {
   Names files, functions, objects;
   std::map<std::string, FunctionCost> by_name;
+  std::map<std::pair<std::string, std::string>, uint64_t> arcs;
   size_t positions = 1;
   bool ir_first = false;
   CallgrindProfile out;
   FunctionCost* current = nullptr;
   std::string file = "???";
   bool call_cost_next = false;  // the line after calls= is the call's inclusive cost
+  std::string callee;           // the last cfn=
   bool first_cost_of_function = false;
   std::vector<uint64_t> last(4, 0);
   size_t number = 0;
@@ -97,6 +99,7 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
         if (name && (key == "fl" || key == "fi" || key == "fe")) file = *name;
       } else if (key == "fn" || key == "cfn") {
         name = functions.read(value);
+        if (name && key == "cfn") callee = *name;
         if (name && key == "fn") {
           FunctionCost& f = by_name[*name];
           if (f.name.empty()) {
@@ -110,6 +113,13 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
         name = objects.read(value);
       } else if (key == "calls") {
         call_cost_next = true;
+        const std::vector<std::string_view> w = words(value);
+        uint64_t count = 0;
+        if (w.empty() || !parse_u64(w[0], count)) return error("a bad calls= line");
+        if (callee.empty()) return error("calls= before any cfn=");
+        if (!current) return error("calls= before any fn=");
+        by_name[callee].calls += count;  // named below if no fn= block defines it
+        arcs[{current->name, callee}] += count;
       }
       // jump=, jcnd= and the rest carry no cost of their own.
       if (!name) return error(name.error().message);
@@ -144,8 +154,15 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
   }
   if (!ir_first)
     return Error{0, std::string(source) + ": no 'events: Ir' line: not a callgrind profile"};
-  for (auto& [name, f] : by_name)
+  for (auto& [name, f] : by_name) {
+    if (f.name.empty()) {
+      f.name = name;
+      f.file = "???";
+    }
     out.functions.push_back(std::move(f));
+  }
+  for (auto& [ends, calls] : arcs)
+    out.arcs.push_back({ends.first, ends.second, calls});
   return out;
 }
 

@@ -2,8 +2,9 @@
 // measured round, kept with `run --profile`) is callgrind's text format: name-compressed
 // `fn=`/`fl=`/`ob=` lines, cost lines of positions and the Ir count (positions may be relative,
 // "+3", "-2", "*"), and `calls=` lines whose next cost line is the inclusive cost of a call.
-// Per function: its own (exclusive) Ir, its inclusive Ir (own plus the calls it makes), and the
-// file and first line its costs name ("???" and 0 without debug information).
+// Per function: its own (exclusive) Ir, its inclusive Ir (own plus the calls it makes), how often
+// it was called, and the file and first line its costs name ("???" and 0 without debug
+// information). A function that was called but ran nothing collected has only its calls.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +22,20 @@ struct FunctionCost {
   uint64_t line = 0;
   uint64_t self = 0;
   uint64_t inclusive = 0;
+  uint64_t calls = 0;  // times it was called from collected code (the calls= lines naming it)
+};
+
+// How often one function called another (summed over its call sites).
+struct CallArc {
+  std::string caller;
+  std::string callee;
+  uint64_t calls = 0;
 };
 
 struct CallgrindProfile {
   uint64_t total = 0;                   // the dump's summary (all of the region)
   std::vector<FunctionCost> functions;  // by name
+  std::vector<CallArc> arcs;            // by caller, then callee
 };
 
 // Errors name the source, the line number and what was wrong.

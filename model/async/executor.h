@@ -11,12 +11,15 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "model/async/clock.h"
 #include "model/async/list.h"
+#include "model/async/role.h"
 #include "model/base/result.h"
 
 namespace moq {
@@ -116,6 +119,8 @@ class Task : public Link<ReadyTag>, public Link<AllTasksTag>, public Link<ScopeT
   Executor& executor() const { return *executor_; }
   bool queued() const { return Link<ReadyTag>::linked(); }
   bool done() const { return done_; }
+  // The role it works for: that of the code that created it (role.h).
+  Role role() const { return role_; }
 
  protected:
   // A pooled task between jobs (model/async/task_pool.h): not counted by live_tasks().
@@ -131,6 +136,7 @@ class Task : public Link<ReadyTag>, public Link<AllTasksTag>, public Link<ScopeT
   const char* name_;
   Scope* scope_ = nullptr;
   bool done_ = false;
+  Role role_;
   IntrusiveList<Waiter, TaskWaitersTag> waiters_;
 };
 
@@ -199,9 +205,36 @@ class Executor {
   // Total polls since construction (a per-round cost figure for the harness).
   uint64_t polls() const { return polls_; }
 
+  // The role of the code running now: the polled task's, or run_as's; kHarness otherwise.
+  Role role() const { return role_; }
+  // Runs f() now as code of `role`, through the role's entry function, so its cost and the
+  // tasks it creates are the role's, and returns what f returned. Inside code of a role other
+  // than the harness, f runs in that role (entry functions never nest, so a profiler's toggles
+  // stay paired). f must not run the executor.
+  template <class F>
+  std::invoke_result_t<F&> run_as(Role role, F&& f) {
+    using R = std::invoke_result_t<F&>;
+    if (role == Role::kHarness || role_ != Role::kHarness) return f();
+    if constexpr (std::is_void_v<R>) {
+      call_as(
+          role, [](void* fn) { (*static_cast<std::remove_reference_t<F>*>(fn))(); }, &f);
+    } else {
+      struct Call {
+        std::remove_reference_t<F>* f;
+        std::optional<R> result;
+      } call{&f, std::nullopt};
+      call_as(
+          role,
+          [](void* c) { static_cast<Call*>(c)->result.emplace((*static_cast<Call*>(c)->f)()); },
+          &call);
+      return std::move(*call.result);
+    }
+  }
+
  private:
   friend class Task;
   friend class Timer;
+  void call_as(Role role, void (*thunk)(void*), void* fn);
   void enqueue(Task& t) { ready_.push_back(t); }
   void register_task(Task& t) { all_.push_back(t); }
   void finish(Task& t);
@@ -220,6 +253,7 @@ class Executor {
   std::vector<Timer*> timers_;  // binary min-heap
   uint64_t timer_seq_ = 0;
   uint64_t polls_ = 0;
+  Role role_ = Role::kHarness;
 };
 
 template <class Pred>

@@ -137,6 +137,12 @@ CaseResult case_from_json(const Json& j) {
   c.flags.failed = j["flags"]["failed"].get<bool>();
   c.flags.reason = nullable_string(j["flags"]["reason"]);
   if (j.contains("load")) c.load = load_from_json(j["load"]);
+  if (j.contains("roles")) {
+    for (const Json& r : j["roles"]) {
+      c.roles.push_back({r["role"].get<std::string>(), stats_from_json(r["instructions"]),
+                         stats_from_json(r["allocations"])});
+    }
+  }
   return c;
 }
 
@@ -213,6 +219,15 @@ Json to_json(const CaseResult& c) {
                 {"failed", c.flags.failed},
                 {"reason", nullable(c.flags.reason)}};
   if (c.load) j["load"] = to_json(*c.load);
+  if (!c.roles.empty()) {
+    Json roles = Json::array();
+    for (const RoleCost& r : c.roles) {
+      roles.push_back({{"role", r.role},
+                       {"instructions", to_json(r.instructions)},
+                       {"allocations", to_json(r.allocations)}});
+    }
+    j["roles"] = std::move(roles);
+  }
   return j;
 }
 

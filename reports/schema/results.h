@@ -169,6 +169,18 @@ struct LoadSummary {
 
 inline constexpr std::array<std::string_view, 2> kBenches = {"model", "relay"};
 
+// One role's share of each measured round (`run --roles`): the roles of model/async/role.h,
+// measured by callgrind passes that count inside that role's code alone (harness/cli/
+// role_split.h). The roles of a case sum to its instructions and allocations.
+inline constexpr std::array<std::string_view, 5> kRoleNames = {"harness", "publisher", "relay",
+                                                               "viewer", "transport"};
+struct RoleCost {
+  std::string role;  // one of kRoleNames
+  MetricStats instructions;
+  MetricStats allocations;
+  bool operator==(const RoleCost&) const = default;
+};
+
 struct CaseResult {
   std::string id;  // make_case_id(*this): bench/scenario/version/name=value/...
   std::string bench;
@@ -180,6 +192,7 @@ struct CaseResult {
   Delivered delivered;
   CaseFlags flags;
   std::optional<LoadSummary> load;  // `moqbench load` results only
+  std::vector<RoleCost> roles;      // in kRoleNames order; empty: not split by role
 
   const Param* find_param(std::string_view name) const;
   bool operator==(const CaseResult&) const = default;

@@ -355,13 +355,35 @@ Status validate_load(const Json& j, const std::string& path) {
                                child(path, "relay_instructions_per_frame"));
 }
 
+// Each role once, in kRoleNames order, with a sample per measured round.
+Status validate_roles(const Json& j, const std::string& path, uint64_t measured) {
+  if (!j.is_array() || j.empty()) return bad(path, "a non-empty array", j);
+  size_t next = 0;  // roles appear in kRoleNames order, each at most once
+  for (size_t i = 0; i < j.size(); ++i) {
+    const std::string at = element(path, i);
+    MOQ_RESULTS_TRY(check_object(j[i], at, {"role", "instructions", "allocations"}));
+    const Json& name = j[i]["role"];
+    const auto known = std::find(kRoleNames.begin() + next, kRoleNames.end(),
+                                 name.is_string() ? name.get<std::string>() : std::string());
+    if (known == kRoleNames.end())
+      return bad(child(at, "role"),
+                 "a role of harness, publisher, relay, viewer, transport, in "
+                 "that order and each once",
+                 name);
+    next = static_cast<size_t>(known - kRoleNames.begin()) + 1;
+    for (const char* metric : {"instructions", "allocations"})
+      MOQ_RESULTS_TRY(check_stats(j[i][metric], child(at, metric), measured, true));
+  }
+  return {};
+}
+
 }  // namespace
 
 Status validate_case(const Json& j, CounterBackend backend, const std::string& path) {
   MOQ_RESULTS_TRY(check_object(
       j, path,
       {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"},
-      {"load"}));
+      {"load", "roles"}));
   if (j.contains("load")) MOQ_RESULTS_TRY(validate_load(j["load"], child(path, "load")));
   MOQ_RESULTS_TRY(check_string(j["id"], child(path, "id"), false));
   const Json& bench = j["bench"];
@@ -432,6 +454,9 @@ Status validate_case(const Json& j, CounterBackend backend, const std::string& p
     }
     MOQ_RESULTS_TRY(check_stats(stats, stats_path, measured, !failed));
   }
+
+  if (j.contains("roles"))
+    MOQ_RESULTS_TRY(validate_roles(j["roles"], child(path, "roles"), measured));
 
   const Json& delivered = j["delivered"];
   const std::string delivered_path = child(path, "delivered");

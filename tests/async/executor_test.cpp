@@ -232,3 +232,48 @@ TEST(WaitList, NotifyOneWakesInFifoOrder) {
 
 }  // namespace
 }  // namespace moq
+
+namespace moq {
+namespace {
+
+// Records the executor's role each time it is polled, and spawns a child on its first poll.
+class RoleProbe : public Task {
+ public:
+  RoleProbe(Executor& ex, Scope& scope, std::vector<Role>& seen, bool spawn)
+      : Task(ex, "role probe"), scope_(scope), seen_(seen), spawn_(spawn) {}
+  Poll poll() override {
+    seen_.push_back(executor().role());
+    if (spawn_) scope_.spawn<RoleProbe>(executor(), scope_, seen_, false);
+    return Poll::Done;
+  }
+
+ private:
+  Scope& scope_;
+  std::vector<Role>& seen_;
+  bool spawn_;
+};
+
+TEST(Roles, ATaskKeepsTheRoleOfTheCodeThatCreatedItAndPollsInIt) {
+  sim::VirtualClock clock;
+  Executor ex(clock);
+  Scope scope;
+  std::vector<Role> seen;
+  EXPECT_EQ(ex.role(), Role::kHarness);
+  RoleProbe* relay_task = ex.run_as(Role::kRelay, [&] {
+    EXPECT_EQ(ex.role(), Role::kRelay);
+    // Inside a role, run_as of another role stays in the outer one: entries never nest.
+    ex.run_as(Role::kViewer, [&] { EXPECT_EQ(ex.role(), Role::kRelay); });
+    return &scope.spawn<RoleProbe>(ex, scope, seen, true);
+  });
+  EXPECT_EQ(ex.role(), Role::kHarness) << "run_as sets the role back";
+  EXPECT_EQ(relay_task->role(), Role::kRelay);
+  scope.spawn<RoleProbe>(ex, scope, seen, false);  // made by the harness
+  ex.run_until_idle();
+  // The relay's task, the harness's, then the child the relay's task made: the relay's.
+  EXPECT_EQ(seen, (std::vector<Role>{Role::kRelay, Role::kHarness, Role::kRelay}));
+  EXPECT_EQ(ex.role(), Role::kHarness);
+  EXPECT_EQ(role_name(Role::kTransport), "transport");
+}
+
+}  // namespace
+}  // namespace moq

@@ -155,6 +155,7 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
     }
     out.rows.push_back(std::move(row));
   }
+  out.role_rows = role_split_rows(inputs);
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "reports/errors.h"
 #include "reports/inputs.h"
 #include "reports/output_format.h"
+#include "reports/roles.h"
 #include "reports/schema/results.h"
 #include "reports/table.h"
 
@@ -74,6 +75,7 @@ struct Comparison {
   // Per file index (index 0 is always empty): ids of that file not in BASE / of BASE not in it.
   std::vector<std::vector<std::string>> new_ids;
   std::vector<std::vector<std::string>> removed_ids;
+  std::vector<RoleSplitRow> role_rows;  // roles.h: the cases some file split by role
 };
 
 // Needs at least two files with the same counter backend and event (check_same_counter).

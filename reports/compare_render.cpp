@@ -12,6 +12,13 @@ namespace {
 
 using results::Json;
 
+Json json_array_or_nulls(const std::vector<std::optional<uint64_t>>& values) {
+  Json out = Json::array();
+  for (const std::optional<uint64_t>& v : values)
+    out.push_back(json_or_null(v));
+  return out;
+}
+
 bool counts_instructions(const Comparison& c) {
   return c.files[0].meta.counter_backend != results::CounterBackend::kNone;
 }
@@ -191,6 +198,13 @@ std::string id_lists_or_none(const Comparison& c, IdListStyle style) {
   return lists.empty() ? "\nno NEW or REMOVED cases\n" : lists;
 }
 
+std::vector<std::string> labels_of(const Comparison& c) {
+  std::vector<std::string> labels;
+  for (const CompareFile& file : c.files)
+    labels.push_back(file.label);
+  return labels;
+}
+
 std::string render_table(const Comparison& c) {
   std::string out = "compare: " + std::to_string(c.files.size()) + " files, counter " +
                     counter_text(c.files[0].meta) + "; BASE is " + c.files[0].label + "\n";
@@ -198,6 +212,9 @@ std::string render_table(const Comparison& c) {
   out += noise_sentence(c) + "\n\n";
   out += render_terminal(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kText);
+  if (!c.role_rows.empty())
+    out += "\nby role (medians per round)\n" +
+           render_terminal(role_split_table(labels_of(c), c.role_rows));
   return out;
 }
 
@@ -208,6 +225,9 @@ std::string render_md(const Comparison& c) {
   out += render_markdown(files_table(c)) + "\n" + markdown_escape(noise_sentence(c)) + "\n\n";
   out += render_markdown(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kMarkdown);
+  if (!c.role_rows.empty())
+    out += "\n**By role** (medians per round)\n\n" +
+           render_markdown(role_split_table(labels_of(c), c.role_rows));
   return out;
 }
 
@@ -318,6 +338,14 @@ std::string render_json(const Comparison& c) {
   };
   doc["new"] = lists(c.new_ids);
   doc["removed"] = lists(c.removed_ids);
+  Json roles = Json::array();
+  for (const RoleSplitRow& r : c.role_rows) {
+    roles.push_back({{"id", r.id},
+                     {"role", r.role},
+                     {"instructions", json_array_or_nulls(r.instructions)},
+                     {"allocations", json_array_or_nulls(r.allocations)}});
+  }
+  doc["roles"] = std::move(roles);
   return doc.dump(2) + "\n";
 }
 

@@ -4,6 +4,7 @@
 
 #include "reports/charts.h"
 #include "reports/compare.h"
+#include "reports/roles.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -34,6 +35,13 @@ svg.chart .series-line { fill: none; }
 .wide { overflow-x: auto; max-width: 100%; }
 svg.chart .point { stroke: #fff; stroke-width: 1; }
 )css";
+
+std::vector<std::string> labels_of(const std::vector<InputFile>& inputs) {
+  std::vector<std::string> labels;
+  for (const InputFile& input : inputs)
+    labels.push_back(input.label);
+  return labels;
+}
 
 Table files_table(const std::vector<InputFile>& inputs) {
   Table table;
@@ -126,6 +134,12 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
       html += html_id_list("REMOVED from " + inputs[f].label, comparison->removed_ids[f]);
     }
   }
+  if (const std::vector<RoleSplitRow> roles = role_split_rows(inputs); !roles.empty()) {
+    html +=
+        "<h2>By role</h2>\n<p class=\"note\">Each case's round split by role (medians per "
+        "round; the roles sum to the case's total).</p>\n<div class=\"wide\">\n" +
+        render_html_table(role_split_table(labels_of(inputs), roles)) + "</div>\n";
+  }
   const Table failed = failed_table(inputs);
   if (!failed.rows.empty()) html += "<h2>Failed cases</h2>\n" + render_html_table(failed);
 
@@ -161,6 +175,9 @@ Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs)
           markdown_escape(noise_sentence(*comparison)) + "\n\n" +
           render_markdown(comparison_table(*comparison));
     md += new_and_removed_lists(*comparison, IdListStyle::kMarkdown);
+  }
+  if (const std::vector<RoleSplitRow> roles = role_split_rows(inputs); !roles.empty()) {
+    md += "\n### By role\n\n" + render_markdown(role_split_table(labels_of(inputs), roles));
   }
   const Table failed = failed_table(inputs);
   if (!failed.rows.empty()) md += "\n### Failed cases\n\n" + render_markdown(failed);

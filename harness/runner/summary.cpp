@@ -89,6 +89,18 @@ void print_case_summary(std::ostream& out, const results::Meta& meta,
     out << std::setw(14) << s->median << std::setw(14) << s->min << std::setw(14) << s->max
         << std::setw(16) << mean << '\n';
   }
+  if (!c.roles.empty()) {
+    // Round 1's split: one round's parts add up to that round's total exactly.
+    out << "by role, first measured round (instructions, share, allocations):\n";
+    const uint64_t total = c.metrics.instructions ? c.metrics.instructions->samples[0] : 0;
+    for (const results::RoleCost& r : c.roles) {
+      const uint64_t ir = r.instructions.samples[0];
+      char share[16];
+      std::snprintf(share, sizeof share, "%5.1f%%", total ? 100.0 * ir / total : 0.0);
+      out << "  " << std::left << std::setw(18) << r.role << std::right << std::setw(14) << ir
+          << std::setw(9) << share << std::setw(10) << r.allocations.samples[0] << '\n';
+    }
+  }
   uint64_t rounds = measured_rounds(c);
   out << "delivered " << c.delivered.frames << " frames, " << c.delivered.bytes
       << " bytes over the measured rounds (" << per_round(c.delivered.frames, rounds)

@@ -184,6 +184,57 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsDependOnTheCaseAlone) {
   }
 }
 
+// --roles: every measured round split into the five roles, each part measured by its own
+// callgrind pass, adding up exactly to the plain measurement (instructions and allocations);
+// each role that runs in the case costs something, and compare shows the split.
+TEST_F(MoqbenchBinaryTest, RolesSplitEachRoundAndAddUpToItsTotal) {
+  for (const std::string id : {"relay/join/moq-transport-22/relays=1/broadcasts=1",
+                               "model/fetch_frames/moq-lite-06/publishers=1/viewers=2/frames=4"}) {
+    SCOPED_TRACE(id);
+    const std::string out = path("roles.json");
+    ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED, "run", id, "--rounds", "2", "--warmup",
+                                   "1", "--counter", "callgrind", "--roles", "--out", out},
+                                  env());
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_THAT(r.out, HasSubstr("by role, first measured round"));
+    results::Result<results::ResultsFile> file = results::read_results_file(out);
+    ASSERT_TRUE(file) << file.error().message;
+    const results::CaseResult& c = file->cases.at(0);
+    ASSERT_EQ(c.roles.size(), 5u);
+    const bool relayed = id.starts_with("relay/");
+    for (size_t round = 0; round < 2; ++round) {
+      uint64_t ir = 0, allocs = 0;
+      for (const results::RoleCost& role : c.roles) {
+        ir += role.instructions.samples[round];
+        allocs += role.allocations.samples[round];
+        const bool runs = role.role != "relay" || relayed;
+        EXPECT_EQ(role.instructions.samples[round] > 0, runs) << role.role;
+      }
+      EXPECT_EQ(ir, c.metrics.instructions->samples[round]);
+      EXPECT_EQ(allocs, c.metrics.allocations->samples[round]);
+    }
+    if (relayed) {  // a joining viewer allocates on the relay and in its own session
+      EXPECT_GT(c.roles[2].allocations.median, 0u);
+      EXPECT_GT(c.roles[3].allocations.median, 0u);
+    }
+    ProcessResult cmp = run_process({MOQBENCH_UNINSTRUMENTED, "compare", out, out});
+    ASSERT_EQ(cmp.status, 0) << cmp.err;
+    EXPECT_THAT(cmp.out, HasSubstr("by role (medians per round)"));
+    EXPECT_THAT(cmp.out, HasSubstr("transport"));
+  }
+  // Bad combinations are refused by name.
+  ProcessResult none =
+      run_process({MOQBENCH_UNINSTRUMENTED, "run", "fetch_frames", "--counter", "none", "--roles"});
+  EXPECT_EQ(none.status, 2);
+  EXPECT_THAT(none.err, HasSubstr("--roles needs the callgrind counter"));
+  ProcessResult quic =
+      run_process({MOQBENCH_UNINSTRUMENTED, "run", "fetch_frames", "--set", "transport=quic-sim",
+                   "--counter", "callgrind", "--rounds", "1", "--roles"},
+                  env());
+  EXPECT_NE(quic.status, 0);
+  EXPECT_THAT(quic.out + quic.err, HasSubstr("only the in-memory transport is split by role"));
+}
+
 // 1234567 -> "1,234,567", as the reports print counts.
 std::string with_commas(uint64_t v) {
   std::string digits = std::to_string(v);

@@ -556,6 +556,44 @@ TEST(CompareNoise, TwoBuildsGiveBuildNoiseAndChangesWithinTheLargerNoiseAreNotSi
   EXPECT_TRUE(same_source(base.meta, rebuild.meta));
 }
 
+// Cases split by role (run --roles) get a "by role" table: each role's median in each file and
+// its change, so a reviewer sees which role got dearer.
+TEST(CompareRoles, TheSplitShowsWhichRoleMoved) {
+  TempDir dir;
+  auto with_roles = [](ResultsFile file, uint64_t relay) {
+    std::vector<results::RoleCost>& roles = find(file, kFrames16)->roles;
+    auto four = [](uint64_t v) { return *results::compute_stats({v, v, v, v}); };  // 4 rounds
+    roles.push_back({"harness", four(1000), four(0)});
+    roles.push_back({"relay", four(relay), four(2)});
+    roles.push_back({"viewer", four(5000), four(0)});
+    return file;
+  };
+  const std::string base = write_synthetic(dir, "base.json", with_roles(base_file(), 20000));
+  const std::string head = write_synthetic(
+      dir, "head.json", with_roles(base_file(CounterBackend::kCallgrind, kCommitB), 20800));
+  CommandRun table = compare_files({base, head}, OutputFormat::kTable);
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("by role (medians per round)"), std::string::npos) << table.out;
+  std::istringstream lines(table.out);
+  std::string line, relay, viewer;
+  while (std::getline(lines, line)) {
+    if (line.find(kFrames16) == std::string::npos) continue;
+    if (line.find(" relay ") != std::string::npos) relay = line;
+    if (line.find(" viewer ") != std::string::npos) viewer = line;
+  }
+  EXPECT_NE(relay.find("+4.00%"), std::string::npos) << table.out;
+  EXPECT_NE(relay.find("2 -> 2"), std::string::npos) << relay;
+  EXPECT_NE(viewer.find("+0.00%"), std::string::npos) << viewer;
+  const Json doc = Json::parse(compare_files({base, head}, OutputFormat::kJson).out);
+  ASSERT_EQ(doc["roles"].size(), 3u);
+  EXPECT_EQ(doc["roles"][1]["role"], "relay");
+  EXPECT_EQ(doc["roles"][1]["instructions"], Json::parse("[20000, 20800]"));
+  // Files without a split: no table.
+  const std::string plain = write_synthetic(dir, "plain.json", base_file());
+  EXPECT_EQ(compare_files({plain, plain}, OutputFormat::kTable).out.find("by role"),
+            std::string::npos);
+}
+
 // All four formats of one comparison carry every row.
 class CompareFormats : public ::testing::Test {
  protected:

@@ -28,6 +28,10 @@ ResultsFile sample_file(CounterBackend backend = CounterBackend::kCallgrind) {
   file.cases.push_back(synthetic_case("fetch_frames", "moq-lite-06",
                                       {{"publishers", 1}, {"viewers", 1}, {"frames", 256}}, 120000,
                                       3, backend));
+  for (const char* role : {"harness", "relay", "viewer"}) {
+    file.cases.back().roles.push_back(
+        {role, *compute_stats({40000, 40000, 40001, 40000}), *compute_stats({1, 1, 1, 0})});
+  }
   file.cases.push_back(synthetic_case("fetch_frames", "moq-transport-18",
                                       {{"mode", std::string("paced")}, {"viewers", 10}}, 450000, 0,
                                       backend));
@@ -126,6 +130,11 @@ TEST(ResultsValidate, RejectsBadFieldsNamingTheirPath) {
       {"/meta/extra", 1, false, "meta.extra: unknown field"},
       {"/meta/build_id", "512703AA", false, "meta.build_id: expected a non-empty lowercase hex"},
       {"/meta/executable", "", false, "meta.executable: expected a non-empty string"},
+      {"/cases/0/roles/0/role", "relay", false,
+       "cases[0].roles[1].role: expected a role of harness, publisher, relay, viewer, transport"},
+      {"/cases/0/roles/2/role", "chef", false, "cases[0].roles[2].role: expected a role of"},
+      {"/cases/0/roles/1/instructions/samples", Json::array({1}), false,
+       "cases[0].roles[1].instructions.samples: 1 samples, but rounds.measured is 4"},
       {"/cases", Json::object(), false, "cases: expected an array"},
       {"/cases/0/id", nullptr, true, "cases[0].id: missing"},
       {"/cases/1/id", "model/fetch_frames/moq-transport-18/viewers=10/mode=paced", false,

@@ -38,7 +38,9 @@ Status ModelWorld::build(const ModelWorldConfig& config) {
     clock_ = make_world_clock(config.transport);
     executor_ = std::make_unique<Executor>(*clock_);
   }
-  net_ = make_world_net(config.transport, *executor_);
+  // The network's own tasks (quic-sim's links) work for the transport role.
+  net_ = executor_->run_as(Role::kTransport,
+                           [&] { return make_world_net(config.transport, *executor_); });
   probe_.set_executor(executor_.get());
   publishers_.resize(config.publishers);
   for (uint32_t p = 0; p < config.publishers; ++p) {

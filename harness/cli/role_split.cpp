@@ -12,11 +12,28 @@ namespace moq::cli {
 
 namespace {
 
-// The in-memory transport's entry points (sim/memory): every call into it from a session goes
-// through one of these, and none of them calls another (their work is in detail::Core).
-constexpr std::array<const char*, 3> kMemoryTransportEntries = {
-    "moq::sim::memory::MemoryConnection::*", "moq::sim::memory::detail::SendHalf::*",
-    "moq::sim::memory::detail::RecvHalf::*"};
+// A transport's entry points: every call into it from a session goes through one of these, and
+// none of them calls another. sim/memory: every method of its three classes (their work is in
+// detail::Core). sim/quic: the methods of the transport interface (model/transport.h) only, since
+// its classes' other methods call each other.
+std::vector<std::string> memory_transport_entries() {
+  return {"moq::sim::memory::MemoryConnection::*", "moq::sim::memory::detail::SendHalf::*",
+          "moq::sim::memory::detail::RecvHalf::*"};
+}
+
+std::vector<std::string> quic_transport_entries() {
+  std::vector<std::string> out;
+  for (const char* m : {"executor", "alpn", "is_client", "open_uni", "open_bidi", "can_open",
+                        "accept_uni", "accept_bidi", "incoming", "send_datagram", "recv_datagram",
+                        "datagrams", "close", "close_error", "closed", "stats", "wire_stats"})
+    out.push_back(std::string("moq::sim::quic::QuicConnection::") + m + "(*");
+  for (const char* m :
+       {"id", "write", "finish", "reset", "set_send_order", "writable", "stop_code", "release"})
+    out.push_back(std::string("moq::sim::quic::QSendHalf::") + m + "(*");
+  for (const char* m : {"id", "read", "stop", "readable", "release"})
+    out.push_back(std::string("moq::sim::quic::QRecvHalf::") + m + "(*");
+  return out;
+}
 
 // The roles whose entry functions a pass toggles: all but the harness.
 constexpr std::array<Role, 4> kSplitRoles = {Role::kPublisher, Role::kRelay, Role::kViewer,
@@ -143,14 +160,17 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
     return failed;
   };
   const std::string& transport = spec.text("transport");
-  if (!transport.empty() && transport != "memory")
-    return fail("only the in-memory transport is split by role, not '" + transport + "'");
+  if (!transport.empty() && transport != "memory" && transport != "quic-sim")
+    return fail(
+        "only the memory and quic-sim transports are split by role (on the virtual "
+        "clock), not '" +
+        transport + "'");
   if (!plain.metrics.instructions || !plain.metrics.allocations)
     return fail("the plain measurement has no instructions or allocations");
   Result<Marker> marker = marker_of(plain_marker, plain);
   if (!marker) return fail(marker.error().message);
-  const std::vector<std::string> transport_entries(kMemoryTransportEntries.begin(),
-                                                   kMemoryTransportEntries.end());
+  const std::vector<std::string> transport_entries =
+      transport == "quic-sim" ? quic_transport_entries() : memory_transport_entries();
 
   Pass h{"H", true, {}};
   for (Role role : kSplitRoles)

@@ -4,8 +4,8 @@
 //
 // How. The executor runs every task through its role's entry function, and the scenarios call
 // sessions through Executor::run_as (model/async/role.h): code of role R is exactly what runs
-// inside moq::role_entry::R(...). Calls from any role into the in-memory transport enter
-// through the methods of MemoryConnection, SendHalf and RecvHalf, none of which calls another.
+// inside moq::role_entry::R(...). Calls from any role into the transport enter through its entry
+// points (role_split.cpp: the transport interface's methods), none of which calls another.
 // Callgrind's --toggle-collect flips collection on entering and leaving matching functions, so
 // the case is measured again (deterministically: the counts depend on the case alone) in passes
 // that collect one part each, allocation calls included:
@@ -26,8 +26,9 @@
 // allocator calls callgrind collected against the in-process counter), or the case fails with
 // the difference. So do odd or out-of-range T_r (an entry point that nests in another).
 //
-// Only the in-memory transport is split (a QUIC world's transport runs inside its own loop, not
-// behind entry points): other transports are refused by name.
+// The memory and quic-sim transports are split (quic-sim's links and connections are tasks of the
+// transport role, and the sessions call it through the transport interface); real QUIC over UDP
+// runs on the wall clock, which no two passes share, and is refused by name.
 #pragma once
 
 #include <optional>

@@ -147,6 +147,12 @@ Result<std::array<uint64_t, kRoleCount>> split_round(const RoundInputs& in, cons
 results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
                                          const harness::RunOptions& options,
                                          std::optional<int> cpu) {
+  const std::string& transport = spec.text("transport");
+  if (!transport.empty() && transport != "memory" && transport != "quic-sim")
+    return harness::failed_case(spec, options,
+                                "--roles: only the memory and quic-sim transports are split by "
+                                "role (on the virtual clock), not '" +
+                                    transport + "'");
   CollectPass with_marker;
   with_marker.read_allocation_marker = true;
   std::vector<AllocationMarker> plain_marker;
@@ -159,12 +165,6 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
     failed.flags.reason = "--roles: " + why;
     return failed;
   };
-  const std::string& transport = spec.text("transport");
-  if (!transport.empty() && transport != "memory" && transport != "quic-sim")
-    return fail(
-        "only the memory and quic-sim transports are split by role (on the virtual "
-        "clock), not '" +
-        transport + "'");
   if (!plain.metrics.instructions || !plain.metrics.allocations)
     return fail("the plain measurement has no instructions or allocations");
   Result<Marker> marker = marker_of(plain_marker, plain);

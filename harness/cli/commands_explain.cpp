@@ -102,9 +102,14 @@ Result<Side> load_side(const std::string& arg, const ExplainArgs& a, const std::
       return Error{0, role + " " + arg + " has " + std::to_string(file->cases.size()) +
                           " cases: name the one to explain"};
     }
-    if (file->meta.command_line.empty())
-      return Error{0, role + " " + arg + ": its meta names no command line"};
-    binary = file->meta.command_line[0];
+    // The absolute path it records (meta.executable); older files only have the argv.
+    if (file->meta.executable) {
+      binary = *file->meta.executable;
+    } else if (!file->meta.command_line.empty()) {
+      binary = file->meta.command_line[0];
+    } else {
+      return Error{0, role + " " + arg + ": its meta names no binary and no command line"};
+    }
     if (access(binary.c_str(), X_OK) != 0)
       return Error{0, role + " " + arg + " was measured by " + binary +
                           ", which is gone: give that build's moqbench (or a profile) instead"};

@@ -288,6 +288,17 @@ TEST_F(MoqbenchBinaryTest, ExplainShowsWhereARoundsInstructionsWent) {
   EXPECT_THAT(r.out, HasSubstr("| function | self small | self large |"));
   EXPECT_THAT(r.err, Not(HasSubstr("differs from the results file")));
 
+  // The binary is found by the absolute path the results record, not by the argv, which may be
+  // relative to a directory the explaining process is not in.
+  results::ResultsFile relative = *small_results;
+  ASSERT_TRUE(relative.meta.executable);
+  relative.meta.command_line[0] = "./somewhere-else/moqbench";
+  ASSERT_TRUE(results::write_results_file(path("relative.json"), relative));
+  r = run_process({MOQBENCH_UNINSTRUMENTED, "explain", path("relative.json"), path("small.json")},
+                  env());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 functions changed"));
+
   // The same build on both sides: nothing changed.
   r = run_process(
       {MOQBENCH_UNINSTRUMENTED, "explain", MOQBENCH_UNINSTRUMENTED, MOQBENCH_UNINSTRUMENTED, small},

@@ -1,7 +1,7 @@
 #include "harness/cli/role_split.h"
 
+#include <algorithm>
 #include <array>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -57,13 +57,9 @@ struct Pass {
 
 // The allocation marker's cost of one call, from the plain measurement (where every call is
 // collected, so its call count is every allocation); 0 when it allocated nothing.
-struct Marker {
-  uint64_t cost_per_call = 0;
-};
-
-Result<Marker> marker_of(const std::vector<AllocationMarker>& rounds,
-                         const results::CaseResult& plain) {
-  Marker m;
+Result<uint64_t> marker_cost_per_call(const std::vector<AllocationMarker>& rounds,
+                                      const results::CaseResult& plain) {
+  uint64_t cost = 0;
   for (size_t r = 0; r < rounds.size(); ++r) {
     const AllocationMarker& a = rounds[r];
     const std::string round = "round " + std::to_string(r + 1);
@@ -72,16 +68,16 @@ Result<Marker> marker_of(const std::vector<AllocationMarker>& rounds,
                           " times for " + std::to_string(plain.metrics.allocations->samples[r]) +
                           " allocations"};
     if (a.calls == 0) continue;
-    if (a.ir % a.calls != 0 || (m.cost_per_call != 0 && a.ir / a.calls != m.cost_per_call))
+    if (a.ir % a.calls != 0 || (cost != 0 && a.ir / a.calls != cost))
       return Error{0, round + ": the allocation marker does not cost the same per call"};
-    m.cost_per_call = a.ir / a.calls;
+    cost = a.ir / a.calls;
   }
-  return m;
+  return cost;
 }
 
 Result<Samples> run_pass(const harness::CaseSpec& spec, const harness::RunOptions& options,
                          std::optional<int> cpu, const results::CaseResult& plain,
-                         const Marker& marker, const Pass& pass) {
+                         uint64_t marker_cost, const Pass& pass) {
   CollectPass collect;
   for (const std::string& t : pass.toggles)
     collect.callgrind_args.push_back("--toggle-collect=" + t);
@@ -101,10 +97,10 @@ Result<Samples> run_pass(const harness::CaseSpec& spec, const harness::RunOption
     return Error{0, what + ": not one sample per measured round"};
   Samples out{c.metrics.instructions->samples, {}};
   for (const AllocationMarker& a : rounds) {
-    if (a.ir != 0 && (marker.cost_per_call == 0 || a.ir % marker.cost_per_call != 0))
+    if (a.ir != 0 && (marker_cost == 0 || a.ir % marker_cost != 0))
       return Error{0, what + ": the allocation marker's cost " + std::to_string(a.ir) +
                           " is no whole number of allocations"};
-    out.allocs.push_back(marker.cost_per_call == 0 ? 0 : a.ir / marker.cost_per_call);
+    out.allocs.push_back(marker_cost == 0 ? 0 : a.ir / marker_cost);
   }
   return out;
 }
@@ -167,7 +163,7 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
   };
   if (!plain.metrics.instructions || !plain.metrics.allocations)
     return fail("the plain measurement has no instructions or allocations");
-  Result<Marker> marker = marker_of(plain_marker, plain);
+  Result<uint64_t> marker = marker_cost_per_call(plain_marker, plain);
   if (!marker) return fail(marker.error().message);
   const std::vector<std::string> transport_entries =
       transport == "quic-sim" ? quic_transport_entries() : memory_transport_entries();
@@ -189,12 +185,10 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
     i_samples[k] = std::move(*i);
     const size_t rounds = i_samples[k].ir.size();
     x_samples[k] = {std::vector<uint64_t>(rounds, 0), std::vector<uint64_t>(rounds, 0)};
-    auto nonzero = [](const std::vector<uint64_t>& v) {
-      for (uint64_t s : v)
-        if (s != 0) return true;
-      return false;
+    auto zero = [](const std::vector<uint64_t>& v) {
+      return std::all_of(v.begin(), v.end(), [](uint64_t s) { return s == 0; });
     };
-    if (!nonzero(i_samples[k].ir) && !nonzero(i_samples[k].allocs)) continue;  // never ran
+    if (zero(i_samples[k].ir) && zero(i_samples[k].allocs)) continue;  // never ran
     Pass x{"X_" + name, false, transport_entries};
     x.toggles.push_back(entry_pattern(kSplitRoles[k]));
     Result<Samples> xs = run_pass(spec, options, cpu, plain, *marker, x);
@@ -209,19 +203,21 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
       auto pick = [&](const Samples& s) { return (instructions ? s.ir : s.allocs)[round]; };
       RoundInputs in{pick(total), pick(*h_samples), pick(*t_samples), {}, {}};
       uint64_t sum = in.h;
-      std::string passes = "H " + std::to_string(in.h) + ", T " + std::to_string(in.t);
       for (size_t k = 0; k < kSplitRoles.size(); ++k) {
         in.i[k] = pick(i_samples[k]);
         in.x[k] = pick(x_samples[k]);
         sum += in.i[k];
-        const std::string name(role_name(kSplitRoles[k]));
-        passes += ", I_" + name + " " + std::to_string(in.i[k]) + ", X_" + name + " " +
-                  std::to_string(in.x[k]);
       }
       const char* metric = instructions ? "instructions" : "allocations";
       // The check of the whole method: the passes' independent parts add up to the total.
       const uint64_t diff = sum > in.total ? sum - in.total : in.total - sum;
       if (instructions ? diff * 1000 > in.total : diff != 0) {
+        std::string passes = "H " + std::to_string(in.h) + ", T " + std::to_string(in.t);
+        for (size_t k = 0; k < kSplitRoles.size(); ++k) {
+          const std::string name(role_name(kSplitRoles[k]));
+          passes += ", I_" + name + " " + std::to_string(in.i[k]) + ", X_" + name + " " +
+                    std::to_string(in.x[k]);
+        }
         return fail(std::string(metric) + ", round " + std::to_string(round + 1) +
                     ": the roles add up to " + std::to_string(sum) + ", the measurement is " +
                     std::to_string(in.total) + " (passes: " + passes + ")");

@@ -51,7 +51,6 @@ std::vector<std::string_view> words(std::string_view line) {
 Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source) {
   Names files, functions, objects;
   std::map<std::string, FunctionCost> by_name;
-  std::map<std::pair<std::string, std::string>, uint64_t> arcs;
   size_t positions = 1;
   bool ir_first = false;
   CallgrindProfile out;
@@ -119,7 +118,6 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
         if (callee.empty()) return error("calls= before any cfn=");
         if (!current) return error("calls= before any fn=");
         by_name[callee].calls += count;  // named below if no fn= block defines it
-        arcs[{current->name, callee}] += count;
       }
       // jump=, jcnd= and the rest carry no cost of their own.
       if (!name) return error(name.error().message);
@@ -161,8 +159,6 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
     }
     out.functions.push_back(std::move(f));
   }
-  for (auto& [ends, calls] : arcs)
-    out.arcs.push_back({ends.first, ends.second, calls});
   return out;
 }
 

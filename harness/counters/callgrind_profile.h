@@ -25,17 +25,9 @@ struct FunctionCost {
   uint64_t calls = 0;  // times it was called from collected code (the calls= lines naming it)
 };
 
-// How often one function called another (summed over its call sites).
-struct CallArc {
-  std::string caller;
-  std::string callee;
-  uint64_t calls = 0;
-};
-
 struct CallgrindProfile {
   uint64_t total = 0;                   // the dump's summary (all of the region)
   std::vector<FunctionCost> functions;  // by name
-  std::vector<CallArc> arcs;            // by caller, then callee
 };
 
 // Errors name the source, the line number and what was wrong.

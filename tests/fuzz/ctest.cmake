@@ -1,6 +1,7 @@
 # The `fuzz` ctest label of the test configuration: the libFuzzer targets are built by clang in
-# a tree of their own (build/test/fuzz, MOQ_FUZZ), and each runs for a bounded time on its
-# generated seeds (tests/fuzz/run-target). tools/fuzz runs them for longer.
+# a tree of their own (build/test/fuzz, MOQ_FUZZ), and each runs for a bounded time on its seeds
+# (tests/fuzz/run-target): the wire targets' generated ones, the session target's committed
+# recordings. tools/fuzz runs them for longer.
 find_program(MOQ_CLANG clang)
 find_program(MOQ_CLANGXX clang++)
 if(NOT MOQ_CLANG OR NOT MOQ_CLANGXX)
@@ -18,9 +19,12 @@ ExternalProject_Add(moq_fuzz_tree
              -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
   BUILD_ALWAYS ON
   INSTALL_COMMAND "")
-foreach(target wire_lite wire_ietf)
+set(MOQ_FUZZ_SEEDS_wire_lite ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds)
+set(MOQ_FUZZ_SEEDS_wire_ietf ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds)
+set(MOQ_FUZZ_SEEDS_session ${CMAKE_CURRENT_LIST_DIR}/corpus/session)
+foreach(target wire_lite wire_ietf session)
   add_test(NAME fuzz.${target}
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/run-target ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_${target}
-                   ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds ${CMAKE_BINARY_DIR}/fuzz-work/${target} 30)
+                   ${MOQ_FUZZ_SEEDS_${target}} ${CMAKE_BINARY_DIR}/fuzz-work/${target} 30)
   set_tests_properties(fuzz.${target} PROPERTIES LABELS "fuzz" TIMEOUT 300)
 endforeach()

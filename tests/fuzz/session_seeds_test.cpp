@@ -110,6 +110,18 @@ TEST(SessionSeeds, MutatedSeedsKeepEveryPromise) {
   }
 }
 
+// Inputs the fuzz target once failed on (tests/fuzz/regressions/session, one file each, named
+// after the defect), played whole.
+TEST(SessionSeeds, RegressionsKeepEveryPromise) {
+  size_t played = 0;
+  for (const auto& e : std::filesystem::directory_iterator(MOQ_SESSION_REGRESSIONS)) {
+    SCOPED_TRACE(e.path().filename().string());
+    (void)play_script(read_file(e.path()));
+    ++played;
+  }
+  EXPECT_GT(played, 0u);
+}
+
 // Hostile moves the recorded seeds never make, each played whole on every version and role.
 TEST(SessionSeeds, HandWrittenHostileScriptsKeepEveryPromise) {
   const std::vector<std::vector<uint8_t>> bodies = {

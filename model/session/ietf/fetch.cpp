@@ -301,8 +301,9 @@ Poll FetchServeTask::step() {
         case core::In::Malformed:
           return Poll::Pending;
         case core::In::Reset:
+          // Not cancel(): it abandons the job, and a job abandoned inside its own step would
+          // retire twice (the pool then hands the task out twice).
           if (data_ && !data_done_ && data_->reset(kCancelled)) ++session_.stats().streams_reset;
-          cancel(kCancelled);
           return Poll::Done;
         case core::In::Closed:
           return Poll::Done;

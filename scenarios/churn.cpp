@@ -95,11 +95,11 @@ harness::ScenarioDef churn_scenario() {
   def.summary =
       "`sessions` viewers hold `held` live subscriptions each; each round one of them opens and "
       "cancels one more, until the publisher has seen both";
-  def.axes = {harness::AxisSpec::version(), relays_axis(),
-              harness::AxisSpec::integer("sessions", "viewer sessions", 4, 1, 1024, {1, 16, 128}),
-              harness::AxisSpec::integer("held", "subscriptions each session holds open", 16, 1,
-                                         4096, {1, 64, 1024}),
-              transport_axis()};
+  def.axes = with_network_axes(
+      {harness::AxisSpec::version(), relays_axis(),
+       harness::AxisSpec::integer("sessions", "viewer sessions", 4, 1, 1024, {1, 16, 128}),
+       harness::AxisSpec::integer("held", "subscriptions each session holds open", 16, 1, 4096,
+                                  {1, 64, 1024})});
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

@@ -245,7 +245,7 @@ harness::ScenarioDef delivery_scenario() {
   harness::AxisSpec paced =
       harness::AxisSpec::choice("paced", "one frame per round", {"no", "yes"});
   paced.id_when_default = false;
-  def.axes = {
+  def.axes = with_network_axes({
       harness::AxisSpec::version(),
       relays_axis(),
       harness::AxisSpec::integer("publishers", "publishers (each with its own origin)", 16, 1, 256,
@@ -258,8 +258,7 @@ harness::ScenarioDef delivery_scenario() {
       harness::AxisSpec::integer("burst", "groups per watched broadcast per round", 1, 1, 64),
       paced,
       frame_size_axis(),
-      transport_axis(),
-  };
+  });
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

@@ -67,13 +67,8 @@ harness::ScenarioDef fetch_frames_scenario() {
       "each round every publisher with viewers writes one group of `frames` frames; viewer i "
       "FETCHes the new group of publisher i mod publishers and reads every frame";
   def.in_default_sweep = true;
-  def.axes = {harness::AxisSpec::version(),
-              relays_axis(),
-              publishers_axis(),
-              viewers_axis(),
-              frames_axis(),
-              frame_size_axis(),
-              transport_axis()};
+  def.axes = with_network_axes({harness::AxisSpec::version(), relays_axis(), publishers_axis(),
+                                viewers_axis(), frames_axis(), frame_size_axis()});
   def.make = make_world_group_case<FetchFrames>;
   // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.
   def.estimate_memory = [](const harness::CaseSpec& spec) {

@@ -78,7 +78,7 @@ harness::ScenarioDef fetch_range_scenario() {
   def.summary =
       "each round every publisher with viewers writes `burst` groups of 4 frames; each viewer "
       "fetches that range of groups (one FETCH per group) and reads every frame";
-  def.axes = {
+  def.axes = with_network_axes({
       harness::AxisSpec::version(),
       relays_axis(),
       publishers_axis(),
@@ -86,8 +86,7 @@ harness::ScenarioDef fetch_range_scenario() {
       harness::AxisSpec::integer("burst", "groups written and fetched per round", 4, 1, 256,
                                  {1, 8}),
       frame_size_axis(),
-      transport_axis(),
-  };
+  });
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

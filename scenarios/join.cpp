@@ -199,10 +199,10 @@ Result<std::unique_ptr<harness::Case>> make_join_case(const harness::CaseSpec& s
 std::vector<harness::AxisSpec> join_axes() {
   harness::AxisSpec relays = relays_axis();
   relays.sweep_ints = {1, 2, 8};
-  return {harness::AxisSpec::version(), relays,
-          harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 1, 1, 4096,
-                                     {1, 64, 1024}),
-          transport_axis()};
+  return with_network_axes(
+      {harness::AxisSpec::version(), relays,
+       harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 1, 1, 4096,
+                                  {1, 64, 1024})});
 }
 
 harness::ScenarioDef join_scenario() {

@@ -29,6 +29,9 @@ Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
   Result<Transport> transport = transport_of(spec);
   if (!transport) return transport.error();
   config.transport = *transport;
+  Result<sim::net::LinkConfig> link = link_of(spec, *transport);
+  if (!link) return link.error();
+  config.link = std::move(*link);
   return config;
 }
 
@@ -39,8 +42,8 @@ Status ModelWorld::build(const ModelWorldConfig& config) {
     executor_ = std::make_unique<Executor>(*clock_);
   }
   // The network's own tasks (quic-sim's links) work for the transport role.
-  net_ = executor_->run_as(Role::kTransport,
-                           [&] { return make_world_net(config.transport, *executor_); });
+  net_ = executor_->run_as(
+      Role::kTransport, [&] { return make_world_net(config.transport, *executor_, config.link); });
   probe_.set_executor(executor_.get());
   publishers_.resize(config.publishers);
   for (uint32_t p = 0; p < config.publishers; ++p) {

@@ -38,6 +38,7 @@ struct ModelWorldConfig {
   uint32_t cached_groups = 1;
   uint32_t relays = 0;  // 0: the model bench; R: the relay bench with R relays
   Transport transport = Transport::Memory;
+  sim::net::LinkConfig link;  // the network model between every two endpoints (ideal: none)
   // Concurrent bidi streams each endpoint of every connection may open (a moq-lite subscription
   // and a moq-transport-22 request hold one each): sim/memory's default unless a scenario holds
   // more requests than that at once.

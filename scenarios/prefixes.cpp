@@ -160,12 +160,12 @@ class PrefixesTeardown final : public PrefixCase {
 };
 
 std::vector<harness::AxisSpec> prefix_axes() {
-  return {harness::AxisSpec::version(), relays_axis(),
-          harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 64, 1, 4096,
-                                     {64}),
-          harness::AxisSpec::integer("follow", "announce prefixes the viewer follows", 256, 1, 4096,
-                                     {256, 1024}),
-          transport_axis()};
+  return with_network_axes(
+      {harness::AxisSpec::version(), relays_axis(),
+       harness::AxisSpec::integer("broadcasts", "broadcasts announced under room/", 64, 1, 4096,
+                                  {64}),
+       harness::AxisSpec::integer("follow", "announce prefixes the viewer follows", 256, 1, 4096,
+                                  {256, 1024})});
 }
 
 template <class CaseT>

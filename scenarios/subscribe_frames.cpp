@@ -92,13 +92,8 @@ harness::ScenarioDef subscribe_frames_scenario() {
   def.summary =
       "viewers hold live subscriptions; each round every publisher with viewers writes one group "
       "of `frames` frames and every subscribed viewer receives and reads it";
-  def.axes = {harness::AxisSpec::version(),
-              relays_axis(),
-              publishers_axis(),
-              viewers_axis(),
-              frames_axis(),
-              frame_size_axis(),
-              transport_axis()};
+  def.axes = with_network_axes({harness::AxisSpec::version(), relays_axis(), publishers_axis(),
+                                viewers_axis(), frames_axis(), frame_size_axis()});
   def.make = make_world_group_case<SubscribeFrames>;
   // Each viewer's track (made by its session) caches up to CacheLimits' groups, fewer when they
   // would pass its payload bytes; each viewer holds the round's group besides.

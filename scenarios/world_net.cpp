@@ -1,10 +1,12 @@
 #include "scenarios/world_net.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "scenarios/bench_util.h"
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"
+#include "sim/net/network.h"
 #if MOQ_QUIC
 #include "sim/quic/endpoint.h"
 #include "sim/quic/memnet.h"
@@ -16,25 +18,39 @@ namespace moq::scenarios {
 namespace {
 
 constexpr const char* kTransportNames[] = {"memory", "quic-sim", "quic"};
+// quic-sim's links take this long on their own (one way), before the axes add theirs.
+constexpr uint64_t kQuicSimLatencyNs = 500'000;
 
 class MemoryNet final : public WorldNet {
  public:
-  explicit MemoryNet(Executor& executor) : WorldNet(executor) {}
+  MemoryNet(Executor& executor, const sim::net::LinkConfig& link) : WorldNet(executor) {
+    if (!link.ideal()) network_ = std::make_unique<sim::net::Network>(executor, link);
+  }
   Result<Link> connect(const std::string& alpn, LinkLimits limits) override {
     sim::memory::PairConfig pair;
     pair.alpn = alpn;
     pair.max_bidi = limits.max_bidi;
+    pair.network = network_.get();
     Result<sim::memory::ConnectionPair> p = sim::memory::make_pair(*executor_, pair);
     if (!p) return p.error();
     return Link{std::move(p->client), std::move(p->server)};
   }
+  // Quiet: no runnable task and nothing on the way; time moves to each arrival meanwhile.
   Status settle(const char* what, uint64_t step_budget) override {
-    return moq::scenarios::settle(*executor_, what, step_budget);
+    for (;;) {
+      if (Status st = moq::scenarios::settle(*executor_, what, step_budget); !st) return st;
+      if (!network_ || network_->in_flight() == 0) return {};
+      executor_->clock().advance_to(network_->next_due());
+    }
   }
+
+ private:
+  std::unique_ptr<sim::net::Network> network_;
 };
 
 #if MOQ_QUIC
 namespace q = sim::quic;
+namespace net = sim::net;
 
 // What both QUIC worlds share: one certificate, one endpoint pair per link.
 class QuicNetBase : public WorldNet {
@@ -94,7 +110,8 @@ class QuicNetBase : public WorldNet {
 
 class QuicSimNet final : public QuicNetBase {
  public:
-  explicit QuicSimNet(Executor& executor) : QuicNetBase(executor), net_(executor) {}
+  QuicSimNet(Executor& executor, const sim::net::LinkConfig& link)
+      : QuicNetBase(executor), net_(executor, link) {}
   // The endpoints (the base's) use this class's links and entropy: they go first.
   ~QuicSimNet() override { endpoints_.clear(); }
   Result<Link> connect(const std::string& alpn, LinkLimits limits) override {
@@ -107,22 +124,43 @@ class QuicSimNet final : public QuicNetBase {
   // timer while not quiet (a delivery, a pacing or loss timer); acknowledgements still due are
   // sent when their timers fire in a later settle. A wait of over a second means nothing can
   // move (idle timeouts are 30 s away): a stuck network is an error, not a long sleep.
+  //
+  // On a link that loses packets (or duplicates them, or has blackholes), a lost packet is sent
+  // again only when its loss timer fires: quiet then also needs every packet acknowledged, and
+  // time moves to the network's own next event only (a delivery or a QUIC timer, never a
+  // session's timer such as a relay's linger, which would change what the scenario measures),
+  // for at most ten seconds ahead, as loss timers back off (ngtcp2 may count bytes in flight with
+  // no loss timer armed: with nothing unsent and no timer due, the network is quiet).
   Status settle(const char* what, uint64_t step_budget) override {
+    const net::LinkConfig& link = net_.config();
+    const bool lossy = link.loss > 0 || link.duplicate > 0 || !link.blackholes.empty();
     for (;;) {
       if (Status st = moq::scenarios::settle(*executor_, what, step_budget); !st) return st;
-      if (net_.in_flight() == 0 && !sending(false)) return {};
-      const uint64_t next = executor_->next_deadline();
+      const bool unsent = net_.in_flight() != 0 || sending(false);
+      if (!unsent && !(lossy && sending(true))) return {};
       const uint64_t now = executor_->now_ns();
-      if (next == UINT64_MAX || next > now + 1'000'000'000)
+      const uint64_t next = lossy ? network_next_event() : executor_->next_deadline();
+      const uint64_t longest_wait = lossy ? 10'000'000'000 : 1'000'000'000;
+      const bool soon = next != UINT64_MAX && next <= now + longest_wait;
+      // Only unacknowledged packets and no loss timer armed: nothing more will be sent.
+      if (!unsent && !soon) return {};
+      if (!soon)
         return Error{0, std::string(what) +
                             ": quic-sim: data waits to be sent but no timer is due "
-                            "within a second (" +
+                            "soon enough (" +
                             executor_->describe_parked() + ")"};
       executor_->clock().advance_to(next);
     }
   }
 
  private:
+  uint64_t network_next_event() const {
+    uint64_t next = net_.next_due();
+    for (const std::unique_ptr<q::QuicEndpoint>& ep : endpoints_)
+      next = std::min(next, ep->next_timer());
+    return next;
+  }
+
   q::Memnet net_;
   q::SeededEntropy entropy_{0x6d6f7162656e6368};  // "moqbench"
 };
@@ -180,14 +218,24 @@ Status WorldNet::pass_time(uint64_t ns, uint64_t step_budget) {
   return {};
 }
 
-harness::AxisSpec transport_axis() {
-  harness::AxisSpec axis = harness::AxisSpec::choice(
-      "transport",
-      "what carries the sessions: memory (sim/memory), quic-sim (QUIC over simulated links, "
-      "exact counts) or quic (QUIC over loopback UDP, real clock)",
-      {"memory", "quic-sim", "quic"});
-  axis.id_when_default = false;
-  return axis;
+std::vector<harness::AxisSpec> network_axes() {
+  std::vector<harness::AxisSpec> axes = {
+      harness::AxisSpec::choice(
+          "transport",
+          "what carries the sessions: memory (sim/memory), quic-sim (QUIC over simulated links, "
+          "exact counts) or quic (QUIC over loopback UDP, real clock)",
+          {"memory", "quic-sim", "quic"}),
+      harness::AxisSpec::integer("latency_ms", "one-way latency of every link (ms)", 0, 0, 10'000),
+      harness::AxisSpec::integer("bandwidth_kbps",
+                                 "bandwidth of every link each way (kbit/s; 0: unlimited)", 0, 0,
+                                 100'000'000),
+      harness::AxisSpec::integer(
+          "loss_pct", "datagrams lost (memory) or packets lost (quic-sim), in percent", 0, 0, 50),
+      harness::AxisSpec::integer("seed", "seed of the network model's random draws", 1, 0,
+                                 INT32_MAX)};
+  for (harness::AxisSpec& axis : axes)
+    axis.id_when_default = false;
+  return axes;
 }
 
 Result<Transport> transport_of(const harness::CaseSpec& spec) {
@@ -212,12 +260,34 @@ std::unique_ptr<Clock> make_world_clock([[maybe_unused]] Transport transport) {
   return std::make_unique<sim::VirtualClock>();
 }
 
-std::unique_ptr<WorldNet> make_world_net([[maybe_unused]] Transport transport, Executor& executor) {
+std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> axes) {
+  for (harness::AxisSpec& axis : network_axes())
+    axes.push_back(std::move(axis));
+  return axes;
+}
+
+Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport transport) {
+  sim::net::LinkConfig link;
+  link.latency_ns = static_cast<uint64_t>(spec.integer("latency_ms")) * 1'000'000;
+  link.bandwidth_bps = static_cast<uint64_t>(spec.integer("bandwidth_kbps")) * 1000;
+  link.loss = static_cast<double>(spec.integer("loss_pct")) / 100;
+  link.seed = static_cast<uint64_t>(spec.integer("seed"));
+  if (transport == Transport::Quic && !link.ideal())
+    return Error{0,
+                 "transport 'quic' runs on real sockets: latency_ms, bandwidth_kbps and "
+                 "loss_pct need memory or quic-sim"};
+  if (Status st = link.validate(); !st) return st.error();
+  if (transport == Transport::QuicSim) link.latency_ns += kQuicSimLatencyNs;
+  return link;
+}
+
+std::unique_ptr<WorldNet> make_world_net([[maybe_unused]] Transport transport, Executor& executor,
+                                         const sim::net::LinkConfig& link) {
 #if MOQ_QUIC
-  if (transport == Transport::QuicSim) return std::make_unique<QuicSimNet>(executor);
+  if (transport == Transport::QuicSim) return std::make_unique<QuicSimNet>(executor, link);
   if (transport == Transport::Quic) return std::make_unique<UdpNet>(executor);
 #endif
-  return std::make_unique<MemoryNet>(executor);
+  return std::make_unique<MemoryNet>(executor, link);
 }
 
 }  // namespace moq::scenarios

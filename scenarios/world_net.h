@@ -14,21 +14,32 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "harness/runner/scenario.h"
 #include "model/async/clock.h"
 #include "model/async/executor.h"
 #include "model/base/result.h"
 #include "model/transport.h"
+#include "sim/net/link.h"
 
 namespace moq::scenarios {
 
 enum class Transport : uint8_t { Memory, QuicSim, Quic };
 
-// The `transport` axis (id only when not memory, so memory case ids stay as they were).
-harness::AxisSpec transport_axis();
+// The axes of the network under a world: `transport`, then the link model (sim/net/link.h)
+// between every two endpoints: `latency_ms` one way, `bandwidth_kbps` each way (0: unlimited),
+// `loss_pct` (datagrams on memory, packets on quic-sim) and the `seed` of its random draws. Each
+// is named in a case id only when not its default (memory, an ideal link), so the ids of the
+// cases measured before they existed stay as they were.
+std::vector<harness::AxisSpec> network_axes();
+// A world scenario's axes: its own, then network_axes().
+std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> axes);
 // The case's transport; memory for a scenario without the axis.
 Result<Transport> transport_of(const harness::CaseSpec& spec);
+// The case's link model (ideal for a scenario without the axes). quic-sim's links add 0.5 ms of
+// their own to latency_ms; real QUIC has no model and refuses one.
+Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport transport);
 
 struct Link {
   std::unique_ptr<Connection> client;
@@ -58,8 +69,10 @@ class WorldNet {
 
 // The clock a transport's world runs on: virtual, or the monotonic clock for quic.
 std::unique_ptr<Clock> make_world_clock(Transport transport);
-// The network, on an executor running on make_world_clock's clock. Destroy it before the
-// executor, and after every connection it made.
-std::unique_ptr<WorldNet> make_world_net(Transport transport, Executor& executor);
+// The network, on an executor running on make_world_clock's clock, with link between every two
+// endpoints (sim/memory and quic-sim). Destroy it before the executor, and after every connection
+// it made.
+std::unique_ptr<WorldNet> make_world_net(Transport transport, Executor& executor,
+                                         const sim::net::LinkConfig& link = {});
 
 }  // namespace moq::scenarios

@@ -40,6 +40,16 @@ Core::Core(Executor& ex, const PairConfig& config) : executor(&ex), cfg(config) 
   side[1].next_bidi_id = 1;
   side[0].next_uni_id = 2;
   side[1].next_uni_id = 3;
+  if (cfg.network && !cfg.network->config().ideal()) {
+    shaped = true;
+    const std::array<net::LinkDirection, 2> directions = cfg.network->connect();
+    link[0] = directions[0];
+    link[1] = directions[1];
+  }
+}
+
+Core::~Core() {
+  if (shaped) cfg.network->forget(this);
 }
 
 void Core::unref(Core* core) {
@@ -83,6 +93,8 @@ void Core::recycle(Stream& st) {
     if (c.blocked) unblock(*c.snd, c);  // finish, reset, stop and close already did: defensive
     c.queue.clear();
     c.queued = 0;
+    c.arrivals.clear();
+    c.arrived = 0;
     c.write_ok = false;
     c.read_ok = false;
     c.send_state = SendState::Open;
@@ -128,8 +140,8 @@ Result<Stream*> Core::open(uint8_t s, bool bidi) {
     c.from = s ^ i;
     c.snd = &side[c.from];
     c.rcv = &side[c.from ^ 1];
-    c.write_ok = true;
-    c.read_ok = true;
+    c.write_ok = !shaped;
+    c.read_ok = !shaped;
   }
   Side& peer = side[s ^ 1];
   if (bidi) {
@@ -172,15 +184,35 @@ Status Core::send_datagram(uint8_t s, Bytes payload) {
     ++peer.stats.datagrams_dropped;
     return {};
   }
+  // On a shaped network the link may lose it, and it arrives later.
+  uint64_t due = 0;
+  if (shaped) [[unlikely]] {
+    const uint64_t now = executor->now_ns();
+    if (link[s].loses(now)) {
+      ++peer.stats.datagrams_dropped;
+      return {};
+    }
+    due = link[s].arrival(now, payload.size());
+    peer.datagram_due.push_back(due);
+    if (due <= now) due = 0;
+  }
   peer.datagram_queue.push_back(std::move(payload));
   ++peer.stats.datagrams_received;
-  peer.datagrams.notify_all();
+  if (due != 0) {
+    cfg.network->wake_at(due, peer.datagrams, this);
+  } else {
+    peer.datagrams.notify_all();
+  }
   return {};
 }
 
 std::optional<Bytes> Core::recv_datagram(uint8_t s) {
   Side& me = side[s];
   if (me.datagram_queue.empty()) return std::nullopt;
+  if (shaped) [[unlikely]] {
+    if (me.datagram_due.front() > executor->now_ns()) return std::nullopt;
+    (void)me.datagram_due.pop_front();
+  }
   return me.datagram_queue.pop_front();
 }
 
@@ -193,6 +225,7 @@ void Core::close(uint8_t s, uint64_t code, std::string_view reason) {
     sd.queued = 0;
     sd.blocked.clear();
     sd.datagram_queue.clear();
+    sd.datagram_due.clear();
   }
   for (const auto& owned : streams) {
     Stream& st = *owned;
@@ -200,6 +233,8 @@ void Core::close(uint8_t s, uint64_t code, std::string_view reason) {
     for (Channel& c : st.ch) {
       c.queue.clear();
       c.queued = 0;
+      c.arrivals.clear();
+      c.arrived = 0;
       c.blocked = false;
       c.write_ok = false;
       c.read_ok = false;
@@ -275,6 +310,8 @@ void Core::discard(Channel& c) {
   snd.queued -= c.queued;
   c.queued = 0;
   c.queue.clear();
+  c.arrivals.clear();
+  c.arrived = 0;
   c.writable.notify_all();
   if (!snd.blocked.empty()) serve_blocked(snd);
 }
@@ -297,10 +334,21 @@ void Core::receiver_done(Channel& c) {
 
 // Every case of write(): refusals, several chunks, short windows, priority claims, waiters.
 [[gnu::noinline]] Result<size_t> Core::write(Channel& c, BufChain& data) {
-  if (!c.write_ok) return send_refused(c, "write");
+  if (!c.write_ok) [[unlikely]] {
+    if (!shaped_sendable(c)) return send_refused(c, "write");
+    const uint64_t n = take(c, data);
+    if (n > 0) sent(c, n);
+    return size_t(n);
+  }
+  const uint64_t n = take(c, data);
+  if (!c.readable.empty()) c.readable.notify_all();
+  return size_t(n);
+}
+
+[[gnu::always_inline]] inline uint64_t Core::take(Channel& c, BufChain& data) {
   Side& s = *c.snd;
   const uint64_t want = data.size();
-  if (want == 0) return size_t{0};
+  if (want == 0) return 0;
   const uint64_t stream_limited = std::min(want, cfg.stream_window - c.queued);
   uint64_t conn_room = cfg.conn_window - s.queued;
   if (!s.blocked.empty()) conn_room = room_after_priority(s, c, conn_room);
@@ -328,8 +376,18 @@ void Core::receiver_done(Channel& c) {
     unblock(s, c);
     if (!s.blocked.empty()) serve_blocked(s);
   }
-  if (!c.readable.empty()) c.readable.notify_all();
-  return size_t(n);
+  return n;
+}
+
+void Core::sent(Channel& c, uint64_t n) {
+  const uint64_t now = executor->now_ns();
+  const uint64_t due = link[c.from].arrival(now, n);
+  c.arrivals.push_back({due, n});
+  if (due > now) {
+    cfg.network->wake_at(due, c.readable, this);
+  } else {
+    c.readable.notify_all();
+  }
 }
 
 // Leaves the Open state (finish or reset): no more writes, no more claim on connection credit.
@@ -343,7 +401,7 @@ void Core::end_sending(Channel& c) {
 }
 
 Status Core::finish(Channel& c) {
-  if (!c.write_ok) return send_refused(c, "finish");
+  if (!c.write_ok && !shaped_sendable(c)) return send_refused(c, "finish");
   c.send_state = SendState::Finished;
   end_sending(c);
   c.readable.notify_all();
@@ -385,7 +443,16 @@ void Core::release_send(Channel& c) {
 
 // Every case of read(): nothing to hand out, a chunk larger than max, waiters to wake.
 [[gnu::noinline]] ReadResult Core::read(Channel& c, Bytes& chunk, size_t max) {
-  if (!c.read_ok || c.queue.empty()) return read_without_data(c, chunk);
+  if (!c.read_ok) [[unlikely]] {
+    if (shaped && !closed && !c.recv_stopped) return read_shaped(c, chunk, max);
+    return read_without_data(c, chunk);
+  }
+  if (c.queue.empty()) return read_without_data(c, chunk);
+  hand_out(c, chunk, max);
+  return {ReadStatus::Data};
+}
+
+size_t Core::hand_out(Channel& c, Bytes& chunk, size_t max) {
   Bytes& front = c.queue.front();
   size_t n = front.size();
   if (n <= max) {
@@ -401,6 +468,23 @@ void Core::release_send(Channel& c) {
   snd.queued -= n;
   c.writable.notify_all();
   if (!snd.blocked.empty()) serve_blocked(snd);
+  return n;
+}
+
+// Flow-control credit still returns at once: the network delays the bytes, not the credit.
+ReadResult Core::read_shaped(Channel& c, Bytes& chunk, size_t max) {
+  const uint64_t now = executor->now_ns();
+  while (!c.arrivals.empty() && c.arrivals.front().due <= now)
+    c.arrived += c.arrivals.pop_front().bytes;
+  if (c.arrived == 0) {
+    // Bytes on the way: the reader is woken when they arrive (sent()).
+    if (!c.arrivals.empty()) {
+      chunk.reset();
+      return {ReadStatus::WouldBlock};
+    }
+    return read_without_data(c, chunk);
+  }
+  c.arrived -= hand_out(c, chunk, static_cast<size_t>(std::min<uint64_t>(max, c.arrived)));
   return {ReadStatus::Data};
 }
 

@@ -19,6 +19,8 @@
 #include "model/base/ring.h"
 #include "model/transport.h"
 #include "sim/memory/memory_transport.h"
+#include "sim/net/link.h"
+#include "sim/net/network.h"
 
 namespace moq::sim::memory::detail {
 
@@ -74,6 +76,7 @@ struct Channel {
   uint8_t from = 0;     // the sending side's index
 
   // Gates of the fast paths: one test each instead of one per state that refuses.
+  // Both stay false on a shaped network (Core::shaped), whose paths are the slow ones.
   bool write_ok = false;  // Open, not stopped, connection open
   bool read_ok = false;   // not stopped by the receiver, connection open
 
@@ -90,6 +93,15 @@ struct Channel {
   // Receiving side.
   bool recv_stopped = false;  // our own stop(): reads fail with kStreamStopped
   bool recv_done = false;     // read the FIN or the reset, stopped, or dropped: credit counted
+
+  // A shaped network only (Core::shaped): each write's bytes and when they arrive, in order, and
+  // the bytes that arrived and are not read yet. Their sum is queued.
+  struct Arrival {
+    uint64_t due = 0;
+    uint64_t bytes = 0;
+  };
+  Ring<Arrival> arrivals;
+  uint64_t arrived = 0;
 
   WaitList writable{"stream writable"};
   WaitList readable{"stream readable"};
@@ -123,7 +135,8 @@ struct Side {
   Ring<Stream*> accept_uni;  // opened by the peer, not yet accepted
   Ring<Stream*> accept_bidi;
   Ring<Bytes> datagram_queue;
-  uint32_t open_uni = 0;  // streams this side opened whose credit is not back yet
+  Ring<uint64_t> datagram_due;  // a shaped network only: when each queued datagram arrives
+  uint32_t open_uni = 0;        // streams this side opened whose credit is not back yet
   uint32_t open_bidi = 0;
   uint64_t next_uni_id;
   uint64_t next_bidi_id;
@@ -135,11 +148,17 @@ struct Side {
 
 struct Core {
   Core(Executor& ex, const PairConfig& config);
+  ~Core();
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
 
   Executor* executor;
   PairConfig cfg;
+  // A network that is not ideal (PairConfig::network): bytes and datagrams reach the reader at
+  // the arrival its link gives them. Its channels keep write_ok and read_ok false, so that the
+  // halves' fast paths never run and the shaped paths cost an ideal pair nothing.
+  bool shaped = false;
+  net::LinkDirection link[2];  // link[s]: from side s to its peer
   Side side[2];
   bool closed = false;
   uint8_t closer = 0;
@@ -168,6 +187,8 @@ struct Core {
   ReadResult read(Channel& c, Bytes& chunk, size_t max);
   // read() when no data can be handed out: closed, stopped, empty, FIN or reset.
   ReadResult read_without_data(Channel& c, Bytes& chunk);
+  // read() on a shaped network: only the bytes that arrived.
+  ReadResult read_shaped(Channel& c, Bytes& chunk, size_t max);
   void stop(Channel& c, uint64_t code);
   void release_send(Channel& c);
   void release_recv(Channel& c);
@@ -188,6 +209,16 @@ struct Core {
   void serve_blocked(Side& s);
 
  private:
+  // write()'s flow control and queueing: returns the bytes taken from data.
+  uint64_t take(Channel& c, BufChain& data);
+  // A shaped network: when the n bytes just queued arrive, and the reader's wake-up then.
+  void sent(Channel& c, uint64_t n);
+  // Hands out at most max bytes from the front of the queue; returns how many.
+  size_t hand_out(Channel& c, Bytes& chunk, size_t max);
+  // On a shaped network, where write_ok stays false: whether the stream may still send.
+  bool shaped_sendable(const Channel& c) const {
+    return shaped && !closed && c.send_state == SendState::Open && !c.stopped;
+  }
   Stream* take_stream(bool bidi);
   void recycle(Stream& st);
   void drop_halves(Stream& st, uint8_t n);

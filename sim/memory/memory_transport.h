@@ -36,6 +36,10 @@
 #include "model/base/result.h"
 #include "model/transport.h"
 
+namespace moq::sim::net {
+class Network;
+}
+
 namespace moq::sim::memory {
 
 struct PairConfig {
@@ -46,6 +50,13 @@ struct PairConfig {
   uint32_t max_bidi = 128;           // concurrent bidi streams each endpoint may open
   size_t datagram_queue = 256;       // datagrams an endpoint holds unread before it drops
   size_t max_datagram_size = 1200;   // larger payloads fail with kDatagramTooLarge
+  // The network model between the endpoints (sim/net/network.h); null, or an ideal link: none,
+  // bytes are readable as soon as written. On a shaped link a write's bytes (and a datagram)
+  // become readable at the arrival the link gives them, waking the reader then; datagrams may be
+  // lost (counted in datagrams_dropped). Stream opening, FIN, resets, STOP_SENDING, credit and
+  // close still take effect at once. The network must outlive both connections and every stream
+  // handle of the pair.
+  net::Network* network = nullptr;
 };
 
 namespace detail {

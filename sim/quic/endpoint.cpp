@@ -64,6 +64,13 @@ bool QuicEndpoint::busy(bool unacked) const {
   return false;
 }
 
+uint64_t QuicEndpoint::next_timer() const {
+  uint64_t next = UINT64_MAX;
+  for (const QuicConnection* c : all_)
+    next = std::min(next, c->next_timer());
+  return next;
+}
+
 void QuicEndpoint::route(const std::string& cid, QuicConnection* c) {
   routes_[cid] = c;
 }

@@ -57,6 +57,8 @@ class QuicEndpoint final : public DatagramReceiver {
   // Some connection has stream data or datagrams to send (with unacked: or packets sent and not
   // yet acknowledged).
   bool busy(bool unacked) const;
+  // The earliest QuicConnection::next_timer() of its connections.
+  uint64_t next_timer() const;
 
   Executor& executor() { return *executor_; }
   Entropy& entropy() { return *entropy_; }

@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace moq::sim::quic {
@@ -34,10 +35,9 @@ class Memnet::Delivery final : public Task {
   Timer timer;
 };
 
-Memnet::Memnet(Executor& executor, MemnetConfig config)
+Memnet::Memnet(Executor& executor, net::LinkConfig config)
     : executor_(&executor),
-      config_(config),
-      loss_rng_(config.seed),
+      config_(std::move(config)),
       delivery_(std::make_unique<Delivery>(*this)) {}
 
 Memnet::~Memnet() = default;
@@ -48,15 +48,39 @@ DatagramSocket& Memnet::socket() {
   return *sockets_.back();
 }
 
+namespace {
+template <class P>
+bool later(const std::unique_ptr<P>& a, const std::unique_ptr<P>& b) {
+  return a->due != b->due ? a->due > b->due : a->order > b->order;
+}
+}  // namespace
+
+net::LinkDirection& Memnet::direction(const Address& from, const Address& to) {
+  const std::pair<uint32_t, uint32_t> key{index_of(from), index_of(to)};
+  auto it = directions_.find(key);
+  if (it == directions_.end())
+    it = directions_
+             .emplace(key, net::LinkDirection(config_, uint64_t{key.first} << 32 | key.second))
+             .first;
+  return it->second;
+}
+
 void Memnet::send(const Address& from, const Address& to, std::span<const uint8_t> data) {
-  if (config_.loss > 0) {
-    uint64_t r;
-    loss_rng_.fill(reinterpret_cast<uint8_t*>(&r), sizeof r);
-    if (static_cast<double>(r >> 11) * 0x1.0p-53 < config_.loss) {
-      ++stats_.dropped;
-      return;
-    }
+  net::LinkDirection& link = direction(from, to);
+  const uint64_t now = executor_->now_ns();
+  if (link.loses(now)) {
+    ++stats_.dropped;
+    return;
   }
+  schedule(link.arrival(now, data.size()), from, to, data);
+  if (link.duplicates()) {
+    ++stats_.duplicated;
+    schedule(link.arrival(now, data.size()), from, to, data);
+  }
+}
+
+void Memnet::schedule(uint64_t due, const Address& from, const Address& to,
+                      std::span<const uint8_t> data) {
   std::unique_ptr<Packet> p;
   if (!spare_.empty()) {
     p = std::move(spare_.back());
@@ -64,27 +88,34 @@ void Memnet::send(const Address& from, const Address& to, std::span<const uint8_
   } else {
     p = std::make_unique<Packet>();
   }
-  p->due = executor_->now_ns() + config_.delay_ns;
+  p->due = due;
+  p->order = sent_++;
   p->from = from;
   p->to = to;
   p->data.assign(data.begin(), data.end());
-  const bool was_empty = in_flight_.empty();
   in_flight_.push_back(std::move(p));
-  if (was_empty) delivery_->timer.arm_at(in_flight_.front()->due);
+  std::push_heap(in_flight_.begin(), in_flight_.end(), later<Packet>);
+  if (in_flight_.front()->order == sent_ - 1) delivery_->timer.arm_at(due);
 }
 
 // Socket N has address 10.0.0.N:443: the index is in the address, no search per datagram.
+uint32_t Memnet::index_of(const Address& a) {
+  if (a.storage.ss_family != AF_INET || a.port() != 443) return 0;
+  const uint32_t ip = ntohl(reinterpret_cast<const sockaddr_in*>(&a.storage)->sin_addr.s_addr);
+  return ip - 0x0a000000;
+}
+
 Memnet::Socket* Memnet::find(const Address& to) const {
-  if (to.storage.ss_family != AF_INET || to.port() != 443) return nullptr;
-  const uint32_t ip = ntohl(reinterpret_cast<const sockaddr_in*>(&to.storage)->sin_addr.s_addr);
-  const uint32_t n = ip - 0x0a000000;
+  const uint32_t n = index_of(to);
   if (n == 0 || n > sockets_.size()) return nullptr;
   return sockets_[n - 1].get();
 }
 
 Poll Memnet::deliver() {
   while (!in_flight_.empty() && in_flight_.front()->due <= executor_->now_ns()) {
-    std::unique_ptr<Packet> p = in_flight_.pop_front();
+    std::pop_heap(in_flight_.begin(), in_flight_.end(), later<Packet>);
+    std::unique_ptr<Packet> p = std::move(in_flight_.back());
+    in_flight_.pop_back();
     Socket* s = find(p->to);
     DatagramReceiver* to = s ? s->receiver() : nullptr;
     if (to) {

@@ -236,6 +236,10 @@ void QuicConnection::wake_io() {
   if (io_) io_->wake();
 }
 
+uint64_t QuicConnection::next_timer() const {
+  return io_ && io_->timer.armed() ? io_->timer.deadline() : UINT64_MAX;
+}
+
 Poll QuicConnection::on_io() {
   if (!conn_) return Poll::Done;
   if (closing_) {

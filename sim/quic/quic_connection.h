@@ -92,6 +92,9 @@ class QuicConnection final : public Connection {
   bool has_unsent() const;
   // Packets sent that need an acknowledgement and have not had it yet.
   bool has_unacked() const;
+  // When the connection's next QUIC timer (loss detection, acknowledgement, pacing, idle) fires;
+  // UINT64_MAX when none is armed.
+  uint64_t next_timer() const;
   const Address& remote() const { return remote_; }
   // Stream objects alive (held by the application or by ngtcp2): for leak checks.
   size_t live_streams() const { return live_streams_; }

@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "reports/schema/results_file.h"
 #include "tests/harness/scratch_dir_test.h"
 #include "tests/harness/subprocess.h"
@@ -19,33 +22,37 @@ using testing::run_process;
 
 class QuicSimCounts : public testing::ScratchDirTest {
  protected:
-  results::ResultsFile sweep(const std::string& name) {
+  results::ResultsFile sweep(const std::string& name,
+                             const std::vector<std::string>& network = {"transport=quic-sim"},
+                             const std::string& scenarios = "fetch_frames,subscribe_frames") {
     const std::string out = path(name);
-    ProcessResult r = run_process({MOQBENCH_UNINSTRUMENTED,
-                                   "sweep",
-                                   "--scenario",
-                                   "fetch_frames,subscribe_frames",
-                                   "--versions",
-                                   "moq-lite-06,moq-transport-22",
-                                   "--publishers",
-                                   "1",
-                                   "--viewers",
-                                   "2",
-                                   "--frames",
-                                   "64",
-                                   "--set",
-                                   "relays=2",
-                                   "--set",
-                                   "transport=quic-sim",
-                                   "--rounds",
-                                   "3",
-                                   "--warmup",
-                                   "1",
-                                   "--counter",
-                                   "callgrind",
-                                   "--out",
-                                   out},
-                                  {"TMPDIR=" + dir_.string()});
+    std::vector<std::string> args = {MOQBENCH_UNINSTRUMENTED,
+                                     "sweep",
+                                     "--scenario",
+                                     scenarios,
+                                     "--versions",
+                                     "moq-lite-06,moq-transport-22",
+                                     "--publishers",
+                                     "1",
+                                     "--viewers",
+                                     "2",
+                                     "--frames",
+                                     "64",
+                                     "--set",
+                                     "relays=2",
+                                     "--rounds",
+                                     "3",
+                                     "--warmup",
+                                     "1",
+                                     "--counter",
+                                     "callgrind",
+                                     "--out",
+                                     out};
+    for (const std::string& setting : network) {
+      args.push_back("--set");
+      args.push_back(setting);
+    }
+    ProcessResult r = run_process(args, {"TMPDIR=" + dir_.string()});
     EXPECT_EQ(r.status, 0) << r.err;
     results::Result<results::ResultsFile> file = results::read_results_file(out);
     EXPECT_TRUE(file) << file.error().message << "\n" << r.err;
@@ -74,6 +81,43 @@ TEST_F(QuicSimCounts, RerunsGiveIdenticalCounts) {
     EXPECT_EQ(a.metrics.udp_bytes->samples, b.metrics.udp_bytes->samples) << a.id;
     EXPECT_EQ(a.delivered, b.delivered) << a.id;
   }
+}
+
+// The network model (sim/net) repeats exactly too: the same seed gives the same counts on memory
+// and quic-sim, and another seed gives other draws (quic-sim's lost packets change its counts).
+TEST_F(QuicSimCounts, ShapedNetworksRepeatExactlyAndFollowTheSeed) {
+  const std::vector<std::string> shaped = {"transport=memory,quic-sim", "latency_ms=20",
+                                           "bandwidth_kbps=20000", "loss_pct=5"};
+  std::vector<std::string> seed3 = shaped, seed4 = shaped;
+  seed3.push_back("seed=3");
+  seed4.push_back("seed=4");
+  results::ResultsFile one = sweep("shaped-one.json", seed3, "fetch_frames");
+  results::ResultsFile two = sweep("shaped-two.json", seed3, "fetch_frames");
+  results::ResultsFile other = sweep("shaped-other.json", seed4, "fetch_frames");
+  // 2 transports x 2 versions, on the model bench and the relay bench at 2 relays.
+  ASSERT_EQ(one.cases.size(), 8u);
+  ASSERT_EQ(two.cases.size(), one.cases.size());
+  ASSERT_EQ(other.cases.size(), one.cases.size());
+  bool seed_matters = false;
+  for (size_t i = 0; i < one.cases.size(); ++i) {
+    const results::CaseResult& a = one.cases[i];
+    const results::CaseResult& b = two.cases[i];
+    ASSERT_EQ(a.id, b.id);
+    EXPECT_THAT(a.id,
+                ::testing::HasSubstr("/latency_ms=20/bandwidth_kbps=20000/loss_pct=5/seed=3"));
+    ASSERT_FALSE(a.flags.failed) << a.id << ": " << a.flags.reason.value_or("");
+    ASSERT_FALSE(other.cases[i].flags.failed) << other.cases[i].id;
+    EXPECT_EQ(a.metrics.instructions->samples, b.metrics.instructions->samples) << a.id;
+    EXPECT_EQ(a.metrics.allocations->samples, b.metrics.allocations->samples) << a.id;
+    EXPECT_EQ(a.delivered, b.delivered) << a.id;
+    if (a.metrics.packets) {
+      EXPECT_EQ(a.metrics.packets->samples, b.metrics.packets->samples) << a.id;
+      seed_matters |=
+          a.metrics.packets->samples != other.cases[i].metrics.packets->samples ||
+          a.metrics.instructions->samples != other.cases[i].metrics.instructions->samples;
+    }
+  }
+  EXPECT_TRUE(seed_matters) << "seed 4 gave quic-sim the same losses as seed 3";
 }
 
 }  // namespace

@@ -10,6 +10,14 @@ namespace {
 
 using QuicStreams = QuicTest;
 
+// Links of 0.5 ms that lose a share of the packets, drawn from seed.
+MemnetConfig lossy(double loss, uint64_t seed) {
+  MemnetConfig net;
+  net.loss = loss;
+  net.seed = seed;
+  return net;
+}
+
 TEST_F(QuicStreams, HandshakeNegotiatesTheClientsAlpn) {
   build();
   connect();
@@ -87,7 +95,7 @@ TEST_F(QuicStreams, WrittenPayloadIsHeldByReferenceUntilAcknowledged) {
 
 TEST_F(QuicStreams, LossIsRepairedFromTheHeldPayload) {
   // Retransmission re-reads the written blocks: a copy reused too early would corrupt this.
-  build({}, {}, MemnetConfig{500'000, 0.15, 7});
+  build({}, {}, lossy(0.15, 7));
   connect();
   SendStreamPtr s = ok(client_->open_uni());
   const Bytes data = pattern(300'000, 5);
@@ -265,7 +273,7 @@ TEST_F(QuicStreams, CloseCarriesCodeAndReasonToThePeer) {
 TEST_F(QuicStreams, SameSeedsGiveTheSameExchange) {
   auto exchange = [&] {
     const uint64_t start = clock_.now_ns();
-    build({}, {}, MemnetConfig{500'000, 0.05, 3});
+    build({}, {}, lossy(0.05, 3));
     connect();
     SendStreamPtr s = ok(client_->open_uni());
     write_all(*s, pattern(100'000, 1));

@@ -91,10 +91,9 @@ Stream* Core::take_stream(bool bidi) {
 void Core::recycle(Stream& st) {
   for (Channel& c : st.ch) {
     if (c.blocked) unblock(*c.snd, c);  // finish, reset, stop and close already did: defensive
+    if (shaped) clear_arrivals(c);
     c.queue.clear();
     c.queued = 0;
-    c.arrivals.clear();
-    c.arrived = 0;
     c.write_ok = false;
     c.read_ok = false;
     c.send_state = SendState::Open;
@@ -233,8 +232,7 @@ void Core::close(uint8_t s, uint64_t code, std::string_view reason) {
     for (Channel& c : st.ch) {
       c.queue.clear();
       c.queued = 0;
-      c.arrivals.clear();
-      c.arrived = 0;
+      if (shaped) clear_arrivals(c);
       c.blocked = false;
       c.write_ok = false;
       c.read_ok = false;
@@ -310,8 +308,7 @@ void Core::discard(Channel& c) {
   snd.queued -= c.queued;
   c.queued = 0;
   c.queue.clear();
-  c.arrivals.clear();
-  c.arrived = 0;
+  if (shaped) clear_arrivals(c);
   c.writable.notify_all();
   if (!snd.blocked.empty()) serve_blocked(snd);
 }

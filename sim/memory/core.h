@@ -213,6 +213,10 @@ struct Core {
   uint64_t take(Channel& c, BufChain& data);
   // A shaped network: when the n bytes just queued arrive, and the reader's wake-up then.
   void sent(Channel& c, uint64_t n);
+  static void clear_arrivals(Channel& c) {
+    c.arrivals.clear();
+    c.arrived = 0;
+  }
   // Hands out at most max bytes from the front of the queue; returns how many.
   size_t hand_out(Channel& c, Bytes& chunk, size_t max);
   // On a shaped network, where write_ok stays false: whether the stream may still send.

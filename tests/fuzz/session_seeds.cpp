@@ -12,15 +12,6 @@
 namespace moq::fuzz {
 namespace {
 
-template <class T>
-T must(Result<T> r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "recording: %s failed: %s\n", what, r.error().message.c_str());
-    std::abort();
-  }
-  return std::move(r.value());
-}
-
 std::span<const uint8_t> text(std::string_view s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};
 }
@@ -35,6 +26,12 @@ class Recording {
         world_(version_index, setup_byte(role, client)),
         conn_(world_.peer_connection(), script_) {}
 
+  // The peer as a publisher of its own broadcast.
+  session::Session& start_publishing_peer(const OriginProducer& origin) {
+    session::SessionConfig config;
+    config.publish = origin.consume();
+    return start_peer(std::move(config));
+  }
   session::Session& start_peer(session::SessionConfig config = {}) {
     config.hop_id = 0xbee;
     peer_ = must(session::create_session(conn_, world_.version(), std::move(config)), "peer");
@@ -124,9 +121,7 @@ SessionSeed endpoint_serves_a_viewer(uint8_t v, bool client) {
 SessionSeed viewer_of_a_publisher(uint8_t v) {
   Recording r(v, Role::kViewer, /*client=*/true);
   PeerBroadcast peer_broadcast(r.clock(), "demo");
-  session::SessionConfig config;
-  config.publish = peer_broadcast.origin.consume();
-  r.start_peer(config);
+  r.start_publishing_peer(peer_broadcast.origin);
   peer_broadcast.write_group(0, 3);
   r.settle();
   r.ops(ScriptWriter()
@@ -183,9 +178,7 @@ SessionSeed relay_serves_a_viewer(uint8_t v) {
 SessionSeed relay_dials_a_publisher(uint8_t v) {
   Recording r(v, Role::kRelay, /*client=*/true);
   PeerBroadcast peer_broadcast(r.clock(), "live/demo");
-  session::SessionConfig config;
-  config.publish = peer_broadcast.origin.consume();
-  r.start_peer(config);
+  r.start_publishing_peer(peer_broadcast.origin);
   r.ops(ScriptWriter().op(Op::kSubscribe).byte(2));
   peer_broadcast.write_group(0, 3);
   r.settle();

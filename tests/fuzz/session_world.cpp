@@ -45,15 +45,6 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-template <class T>
-T must(Result<T> r, const char* what) {
-  if (!r.ok()) {
-    std::fprintf(stderr, "session fuzz: %s failed: %s\n", what, r.error().message.c_str());
-    std::abort();
-  }
-  return std::move(r.value());
-}
-
 // A slot byte chooses among n slots; the byte is read even when there are none.
 template <class Ptr>
 auto* slot(ScriptReader& in, std::vector<Ptr>& slots) {

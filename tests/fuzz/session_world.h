@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,6 +27,17 @@
 #include "tests/fuzz/peer_script.h"
 
 namespace moq::fuzz {
+
+// The value of r, or a message naming what failed and an abort: for the setup steps of the fuzz
+// world and its recorder, which never fail on a sound stack.
+template <class T>
+T must(Result<T> r, const char* what) {
+  if (!r.ok()) {
+    std::fprintf(stderr, "session fuzz: %s failed: %s\n", what, r.error().message.c_str());
+    std::abort();
+  }
+  return std::move(r.value());
+}
 
 class SessionWorld {
  public:

@@ -5,8 +5,8 @@
 // written once.
 //
 // Layout: a version byte (index into session::implemented_versions(), modulo), a setup byte (the
-// role under test, kRole*), then operations until the input ends. An operation is a byte (modulo
-// kOpCount) and its arguments:
+// role under test, kRole*; setup_byte()), with kSetupShaped five link bytes (shaped_link()), then
+// operations until the input ends. An operation is a byte (modulo kOpCount) and its arguments:
 //  - stream slot: one byte, modulo the number of slots (a slot is a stream in the order the
 //    peer opened or accepted it; the op does nothing while there are none);
 //  - numbers (codes, lengths, sizes, milliseconds): LEB128, 7 bits a byte, at most 10 bytes;
@@ -27,10 +27,15 @@ enum class Role : uint8_t {
   kRelay,     // a relay's session, with a real publisher and a real viewer on the same relay
 };
 inline constexpr uint8_t kRoleCount = 3;
-// The setup byte: the role (low bits, modulo kRoleCount after the shift), and whether the session
-// under test is the client (bit 0; for the relay: whether the peer is a cluster peer it dialled).
+// The setup byte: whether the session under test is the client (bit 0; for the relay: whether the
+// peer is a cluster peer it dialled), the role (bits 1-2, modulo kRoleCount), and whether every
+// connection runs over a shaped network (kSetupShaped, bit 3: sim/net with the link bytes).
+inline constexpr uint8_t kSetupShaped = 0x08;
 inline uint8_t setup_byte(Role role, bool client) {
   return static_cast<uint8_t>(static_cast<uint8_t>(role) << 1 | (client ? 1 : 0));
+}
+inline Role setup_role(uint8_t setup) {
+  return static_cast<Role>(((setup >> 1) & 3) % kRoleCount);
 }
 
 enum class Op : uint8_t {

@@ -12,6 +12,8 @@ namespace {
 constexpr uint64_t kStepBudget = 200'000;
 // Consumers the world keeps reading; further groups are read once and dropped.
 constexpr size_t kMaxConsumers = 256;
+// Arrivals one settle may move time to: a script's own traffic arrives in far fewer.
+constexpr uint64_t kMaxArrivals = 100'000;
 // Longest jump of virtual time one operation makes.
 constexpr uint64_t kMaxAdvanceMs = 120'000;
 
@@ -54,11 +56,13 @@ auto* slot(ScriptReader& in, std::vector<Ptr>& slots) {
 
 }  // namespace
 
-SessionWorld::SessionWorld(uint8_t version_byte, uint8_t setup_byte) {
+SessionWorld::SessionWorld(uint8_t version_byte, uint8_t setup_byte,
+                           std::optional<sim::net::LinkConfig> link) {
   const std::span<const session::Version> versions = session::implemented_versions();
   version_ = versions[version_byte % versions.size()];
-  role_ = static_cast<Role>((setup_byte >> 1) % kRoleCount);
+  role_ = setup_role(setup_byte);
   client_ = (setup_byte & 1) != 0;
+  if (link) network_ = std::make_unique<sim::net::Network>(executor_, std::move(*link));
 
   broadcast_ = BroadcastProducer::create(clock_);
   track_ = must(broadcast_.create_track("video"), "create_track");
@@ -72,6 +76,7 @@ SessionWorld::SessionWorld(uint8_t version_byte, uint8_t setup_byte) {
   config.conn_window = 64 << 10;
   config.max_uni = 64;
   config.max_bidi = 16;
+  config.network = network_.get();
   const size_t pair_count = role_ == Role::kRelay ? 3 : 1;
   for (size_t i = 0; i < pair_count; ++i)
     pairs_.push_back(must(sim::memory::make_pair(executor_, config), "make_pair"));
@@ -330,11 +335,18 @@ bool SessionWorld::drain(size_t index) {
 
 void SessionWorld::settle() {
   // Reading a consumer can wake the session (credit, cursors), so run once more after reading.
-  for (int pass = 0; pass < 2; ++pass) {
+  // On a shaped network, time then moves to each arrival until nothing is on the way.
+  for (uint64_t pass = 0;; ++pass) {
+    if (pass == kMaxArrivals)
+      fail("livelock: still sending after " + std::to_string(pass) + " arrivals");
     const RunReport r = executor_.run_until_idle(kStepBudget);
     if (r.budget_exhausted) fail("livelock: still runnable after the step budget: " + r.detail);
     for (size_t i = 0; i < consumers_.size(); ++i)
       drain(i);
+    if (pass == 0) continue;
+    if (!network_ || network_->in_flight() == 0) return;
+    const RunReport moved = executor_.advance_to(network_->next_due(), kStepBudget);
+    if (moved.budget_exhausted) fail("livelock at an arrival: " + moved.detail);
   }
 }
 
@@ -361,8 +373,11 @@ session::SessionCounters SessionWorld::finish() {
   broadcast_ = BroadcastProducer();
   sessions_.clear();
   settle();
-  if (executor_.live_tasks() != 0)
-    fail(std::to_string(executor_.live_tasks()) + " tasks left after teardown:\n" +
+  // The network's delivery task lives as long as the network.
+  const size_t network_tasks = network_ ? 1 : 0;
+  if (executor_.live_tasks() != network_tasks)
+    fail(std::to_string(executor_.live_tasks()) + " tasks left after teardown (" +
+         std::to_string(network_tasks) + " expected: the network's):\n" +
          executor_.describe_parked());
   for (const sim::memory::ConnectionPair& p : pairs_)
     if (p.client->live_streams() != 0)
@@ -370,11 +385,23 @@ session::SessionCounters SessionWorld::finish() {
   return counters;
 }
 
+sim::net::LinkConfig shaped_link(ScriptReader& in) {
+  sim::net::LinkConfig link;
+  link.latency_ns = uint64_t{in.byte() % 51u} * 1'000'000;
+  link.jitter_ns = uint64_t{in.byte() % 21u} * 1'000'000;
+  link.bandwidth_bps = uint64_t{in.byte()} * 100'000;
+  link.loss = static_cast<double>(in.byte() % 50) / 100;
+  link.seed = in.byte();
+  return link;
+}
+
 session::SessionCounters play_script(std::span<const uint8_t> script) {
   ScriptReader in(script);
   const uint8_t version = in.byte();
   const uint8_t setup = in.byte();
-  SessionWorld world(version, setup);
+  std::optional<sim::net::LinkConfig> link;
+  if (setup & kSetupShaped) link = shaped_link(in);
+  SessionWorld world(version, setup, std::move(link));
   world.settle();
   world.play(in);
   return world.finish();

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -24,6 +25,7 @@
 #include "model/session/session.h"
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"
+#include "sim/net/network.h"
 #include "tests/fuzz/peer_script.h"
 
 namespace moq::fuzz {
@@ -41,8 +43,10 @@ T must(Result<T> r, const char* what) {
 
 class SessionWorld {
  public:
-  // The version and setup bytes of a script.
-  SessionWorld(uint8_t version_byte, uint8_t setup_byte);
+  // The version and setup bytes of a script; with `link`, every connection runs over a network
+  // with that link (sim/net), and settling moves the virtual clock to each arrival.
+  SessionWorld(uint8_t version_byte, uint8_t setup_byte,
+               std::optional<sim::net::LinkConfig> link = std::nullopt);
   ~SessionWorld();
   SessionWorld(const SessionWorld&) = delete;
   SessionWorld& operator=(const SessionWorld&) = delete;
@@ -91,6 +95,7 @@ class SessionWorld {
   GroupProducer group_;
   uint64_t next_group_ = 0;
   uint64_t next_timestamp_ = 0;
+  std::unique_ptr<sim::net::Network> network_;  // outlives the pairs that use it
   // Connections: the one under test first; for the relay also its publisher and its viewer.
   std::vector<sim::memory::ConnectionPair> pairs_;
   Connection* peer_conn_ = nullptr;
@@ -105,6 +110,11 @@ class SessionWorld {
   std::vector<RecvStreamPtr> recvs_;
   std::vector<Consumer> consumers_;
 };
+
+// The link a shaped script's five link bytes give (peer_script.h, kSetupShaped): latency up to
+// 50 ms, jitter up to 20 ms, bandwidth from 100 kbit/s (a zero byte: unlimited), datagram loss
+// up to 49%, and the seed.
+sim::net::LinkConfig shaped_link(ScriptReader& in);
 
 // Plays a whole script (a fuzz input) in a fresh world, with the end checks; returns finish()'s
 // counters.

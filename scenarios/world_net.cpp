@@ -218,8 +218,8 @@ Status WorldNet::pass_time(uint64_t ns, uint64_t step_budget) {
   return {};
 }
 
-std::vector<harness::AxisSpec> network_axes() {
-  std::vector<harness::AxisSpec> axes = {
+std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> axes) {
+  std::vector<harness::AxisSpec> network = {
       harness::AxisSpec::choice(
           "transport",
           "what carries the sessions: memory (sim/memory), quic-sim (QUIC over simulated links, "
@@ -233,8 +233,10 @@ std::vector<harness::AxisSpec> network_axes() {
           "loss_pct", "datagrams lost (memory) or packets lost (quic-sim), in percent", 0, 0, 50),
       harness::AxisSpec::integer("seed", "seed of the network model's random draws", 1, 0,
                                  INT32_MAX)};
-  for (harness::AxisSpec& axis : axes)
+  for (harness::AxisSpec& axis : network) {
     axis.id_when_default = false;
+    axes.push_back(std::move(axis));
+  }
   return axes;
 }
 
@@ -258,12 +260,6 @@ std::unique_ptr<Clock> make_world_clock([[maybe_unused]] Transport transport) {
   if (transport == Transport::Quic) return std::make_unique<q::RealClock>();
 #endif
   return std::make_unique<sim::VirtualClock>();
-}
-
-std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> axes) {
-  for (harness::AxisSpec& axis : network_axes())
-    axes.push_back(std::move(axis));
-  return axes;
 }
 
 Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport transport) {

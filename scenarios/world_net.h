@@ -27,13 +27,12 @@ namespace moq::scenarios {
 
 enum class Transport : uint8_t { Memory, QuicSim, Quic };
 
-// The axes of the network under a world: `transport`, then the link model (sim/net/link.h)
+// A world scenario's axes: its own, then those of the network under the world: `transport`, then
+// the link model (sim/net/link.h)
 // between every two endpoints: `latency_ms` one way, `bandwidth_kbps` each way (0: unlimited),
 // `loss_pct` (datagrams on memory, packets on quic-sim) and the `seed` of its random draws. Each
 // is named in a case id only when not its default (memory, an ideal link), so the ids of the
 // cases measured before they existed stay as they were.
-std::vector<harness::AxisSpec> network_axes();
-// A world scenario's axes: its own, then network_axes().
 std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> axes);
 // The case's transport; memory for a scenario without the axis.
 Result<Transport> transport_of(const harness::CaseSpec& spec);

@@ -376,17 +376,6 @@ void Core::receiver_done(Channel& c) {
   return n;
 }
 
-void Core::sent(Channel& c, uint64_t n) {
-  const uint64_t now = executor->now_ns();
-  const uint64_t due = link[c.from].arrival(now, n);
-  c.arrivals.push_back({due, n});
-  if (due > now) {
-    cfg.network->wake_at(due, c.readable, this);
-  } else {
-    c.readable.notify_all();
-  }
-}
-
 // Leaves the Open state (finish or reset): no more writes, no more claim on connection credit.
 void Core::end_sending(Channel& c) {
   c.write_ok = false;
@@ -466,23 +455,6 @@ size_t Core::hand_out(Channel& c, Bytes& chunk, size_t max) {
   c.writable.notify_all();
   if (!snd.blocked.empty()) serve_blocked(snd);
   return n;
-}
-
-// Flow-control credit still returns at once: the network delays the bytes, not the credit.
-ReadResult Core::read_shaped(Channel& c, Bytes& chunk, size_t max) {
-  const uint64_t now = executor->now_ns();
-  while (!c.arrivals.empty() && c.arrivals.front().due <= now)
-    c.arrived += c.arrivals.pop_front().bytes;
-  if (c.arrived == 0) {
-    // Bytes on the way: the reader is woken when they arrive (sent()).
-    if (!c.arrivals.empty()) {
-      chunk.reset();
-      return {ReadStatus::WouldBlock};
-    }
-    return read_without_data(c, chunk);
-  }
-  c.arrived -= hand_out(c, chunk, static_cast<size_t>(std::min<uint64_t>(max, c.arrived)));
-  return {ReadStatus::Data};
 }
 
 ReadResult Core::read_without_data(Channel& c, Bytes& chunk) {

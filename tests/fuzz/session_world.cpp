@@ -142,6 +142,12 @@ void SessionWorld::step(ScriptReader& in, bool peer_ops) {
   settle();
 }
 
+void SessionWorld::keep(Result<BidiStream> b) {
+  if (!b.ok() || !b.value()) return;
+  sends_.push_back(std::move(b.value().send));
+  recvs_.push_back(std::move(b.value().recv));
+}
+
 void SessionWorld::play_peer_op(Op op, ScriptReader& in) {
   Connection& c = *peer_conn_;
   switch (op) {
@@ -150,20 +156,14 @@ void SessionWorld::play_peer_op(Op op, ScriptReader& in) {
         sends_.push_back(std::move(s.value()));
       break;
     case Op::kOpenBidi:
-      if (Result<BidiStream> b = c.open_bidi(); b.ok() && b.value()) {
-        sends_.push_back(std::move(b.value().send));
-        recvs_.push_back(std::move(b.value().recv));
-      }
+      keep(c.open_bidi());
       break;
     case Op::kAcceptUni:
       if (Result<RecvStreamPtr> s = c.accept_uni(); s.ok() && s.value())
         recvs_.push_back(std::move(s.value()));
       break;
     case Op::kAcceptBidi:
-      if (Result<BidiStream> b = c.accept_bidi(); b.ok() && b.value()) {
-        sends_.push_back(std::move(b.value().send));
-        recvs_.push_back(std::move(b.value().recv));
-      }
+      keep(c.accept_bidi());
       break;
     case Op::kWrite: {
       SendStream* s = slot(in, sends_);
@@ -333,20 +333,24 @@ bool SessionWorld::drain(size_t index) {
   return ended;
 }
 
+void SessionWorld::run_and_read() {
+  const RunReport r = executor_.run_until_idle(kStepBudget);
+  if (r.budget_exhausted) fail("livelock: still runnable after the step budget: " + r.detail);
+  for (size_t i = 0; i < consumers_.size(); ++i)
+    drain(i);
+}
+
 void SessionWorld::settle() {
   // Reading a consumer can wake the session (credit, cursors), so run once more after reading.
+  run_and_read();
+  run_and_read();
   // On a shaped network, time then moves to each arrival until nothing is on the way.
-  for (uint64_t pass = 0;; ++pass) {
-    if (pass == kMaxArrivals)
-      fail("livelock: still sending after " + std::to_string(pass) + " arrivals");
-    const RunReport r = executor_.run_until_idle(kStepBudget);
-    if (r.budget_exhausted) fail("livelock: still runnable after the step budget: " + r.detail);
-    for (size_t i = 0; i < consumers_.size(); ++i)
-      drain(i);
-    if (pass == 0) continue;
-    if (!network_ || network_->in_flight() == 0) return;
+  for (uint64_t arrivals = 0; network_ && network_->in_flight() > 0; ++arrivals) {
+    if (arrivals == kMaxArrivals)
+      fail("livelock: still sending after " + std::to_string(arrivals) + " arrivals");
     const RunReport moved = executor_.advance_to(network_->next_due(), kStepBudget);
     if (moved.budget_exhausted) fail("livelock at an arrival: " + moved.detail);
+    run_and_read();
   }
 }
 

@@ -76,6 +76,10 @@ class SessionWorld {
                    session::Reply<TrackInfo>, session::Reply<session::AuthGrant>>;
 
   void play_peer_op(Op op, ScriptReader& in);
+  // A bidi stream the peer opened or accepted: its halves take the next slots.
+  void keep(Result<BidiStream> b);
+  // Runs the executor until nothing is runnable (a step budget), then reads every consumer.
+  void run_and_read();
   void play_api_op(Op op, ScriptReader& in);
   void play_track_op(Op op, ScriptReader& in);
   template <class T>

@@ -42,6 +42,7 @@ void GroupSendTask::clear() {
   out_.reset();
   outbox_.clear();
   header_sent_ = false;
+  staleness_.clear();
   data_.cancel();
   write_.cancel();
 }
@@ -50,6 +51,11 @@ void GroupSendTask::cancel(uint64_t code) {
   owner_ = nullptr;  // the owner is the one cancelling
   if (out_ && out_->reset(code)) ++session_.stats().streams_reset;
   abandon(Error{code, "subscription cancelled"});
+}
+
+void GroupSendTask::drop_stale() {
+  if (out_->reset(uint64_t(w::StreamResetCode::DeliveryTimeout))) ++session_.stats().streams_reset;
+  abandon(Error{uint64_t(w::StreamResetCode::DeliveryTimeout), "subgroup delivery timeout"});
 }
 
 Poll GroupSendTask::step() {

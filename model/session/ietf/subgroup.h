@@ -10,6 +10,7 @@
 #include "model/async/list.h"
 #include "model/data/data.h"
 #include "model/session/core/outbox.h"
+#include "model/session/core/stale_groups.h"
 #include "model/session/core/stream_input.h"
 #include "model/session/ietf/objects.h"
 #include "model/session/ietf/task.h"
@@ -31,6 +32,11 @@ class GroupSendTask final : public UniTask, public Link<SenderTag> {
              uint64_t end_frame, int64_t send_order);
   // Resets the stream (the subscription was cancelled) and ends the job.
   void cancel(uint64_t code);
+  // For core::drop_stale_senders: the group outlived the SUBGROUP_DELIVERY_TIMEOUT.
+  uint64_t sequence() const { return group_.sequence(); }
+  bool unsent() const { return out_ && !outbox_.idle(); }
+  core::Staleness& staleness() { return staleness_; }
+  void drop_stale();
   // The subscription ended without cancelling: the group goes on unowned.
   void detach_owner() {
     owner_ = nullptr;
@@ -51,6 +57,7 @@ class GroupSendTask final : public UniTask, public Link<SenderTag> {
   SendStreamPtr out_;
   core::Outbox outbox_;
   bool header_sent_ = false;
+  core::Staleness staleness_;
   Waiter data_{*this};
   Waiter write_{*this};
 };

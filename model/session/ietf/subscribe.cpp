@@ -40,6 +40,7 @@ void SubscribeServeTask::start(SendStreamPtr send, core::StreamInput& input,
   priority_ = subscriber_priority(p.subscriber_priority);
   ascending_ = p.group_order == w::GroupOrder::Ascending;
   forward_ = p.forward.value_or(true);
+  set_stale_bound(p);
   wake();
 }
 
@@ -69,6 +70,7 @@ void SubscribeServeTask::clear() {
   track_.reset();
   edge_ = TrackEdge{};
   span_ = Span{};
+  stale_bound_ns_ = core::kNoStaleBound;
   streams_ = 0;
   done_status_ = 0;
   done_reason_.clear();
@@ -315,6 +317,7 @@ bool SubscribeServeTask::on(const w::RequestUpdate& update) {
     return true;
   }
   if (p.subscriber_priority) priority_ = local_priority(*p.subscriber_priority);
+  set_stale_bound(p);
   if (p.forward) {
     if (*p.forward && !forward_) edge_ = track_edge(*track_);  // the new joining location
     forward_ = *p.forward;
@@ -322,6 +325,11 @@ bool SubscribeServeTask::on(const w::RequestUpdate& update) {
   send_message(w::RequestOk{});
   if (p.fill && forward_) start_fill(update.request_id, *p.fill);
   return true;
+}
+
+void SubscribeServeTask::set_stale_bound(const w::MessageParams& p) {
+  if (p.subgroup_delivery_timeout)
+    stale_bound_ns_ = core::stale_bound_ns(*p.subgroup_delivery_timeout);
 }
 
 void SubscribeServeTask::start_senders() {
@@ -335,6 +343,7 @@ void SubscribeServeTask::start_senders() {
         uint64_t end = UINT64_MAX;
         if (span_.end && seq == span_.end->group && span_.end->object != kWholeGroup)
           end = span_.end->object + 1;
+        core::drop_stale_senders(senders_, seq, executor().now_ns(), stale_bound_ns_);
         GroupSendTask& snd = session_.pools().group_send.acquire();
         senders_.push_back(snd);
         snd.start(*this, std::move(g), alias_, first, end,
@@ -452,6 +461,8 @@ void SubscribeRequestTask::build_subscribe() {
   p = w::MessageParams{};
   p.subscriber_priority = wire_priority(request_prefs_.priority);
   if (request_prefs_.ordered) p.group_order = w::GroupOrder::Ascending;
+  // moq-transport has no "live edge only": a Max Age of 0 asks for no timeout.
+  if (request_prefs_.max_age_ms > 0) p.subgroup_delivery_timeout = request_prefs_.max_age_ms;
   if (live()) {
     // The current group from its first object: start after the largest object and join (-18
     // joining FETCH) or fill (-22) the objects of its group up to there.

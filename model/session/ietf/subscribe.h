@@ -11,6 +11,7 @@
 #include "model/base/path.h"
 #include "model/data/data.h"
 #include "model/session/core/linger.h"
+#include "model/session/core/stale_groups.h"
 #include "model/session/ietf/objects.h"
 #include "model/session/ietf/ranges.h"
 #include "model/session/ietf/request.h"
@@ -65,6 +66,8 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   // Leaves the session's lookups of its subscriptions (serving_by_id, serving_by_track).
   void forget_index();
   void start_fill(uint64_t request_id, const w::FillParameters& fill);
+  // SUBGROUP_DELIVERY_TIMEOUT from a SUBSCRIBE or REQUEST_UPDATE that carries one.
+  void set_stale_bound(const w::MessageParams& p);
   void start_senders();
   void cancel_all(uint64_t code);
   void refuse(w::RequestError error);
@@ -80,6 +83,8 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   bool indexed_by_track_ = false;  // in serving_by_track (a -18 subscription with a path)
   uint8_t priority_ = 0;           // local
   bool ascending_ = true;
+  // SUBGROUP_DELIVERY_TIMEOUT in ns (core/stale_groups.h); kNoStaleBound when none was asked.
+  uint64_t stale_bound_ns_ = core::kNoStaleBound;
   uint64_t streams_ = 0;  // data streams opened (PUBLISH_DONE Stream Count)
   uint64_t done_status_ = 0;
   std::string done_reason_;

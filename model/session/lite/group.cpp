@@ -35,6 +35,7 @@ void GroupSendTask::clear() {
   stream_.reset();
   out_.clear();
   encoder_.reset();
+  staleness_.clear();
   stream_waiter_.cancel();
   group_waiter_.cancel();
 }
@@ -43,6 +44,12 @@ void GroupSendTask::cancel(uint64_t code) {
   if (stream_ && stream_->reset(code)) ++session_.stats().streams_reset;
   parent_ = nullptr;  // the parent is the one cancelling
   abandon(Error{code, "subscription cancelled"});
+}
+
+void GroupSendTask::drop_stale() {
+  // Its stream is open (unsent()), so -07's SUBSCRIBE_END still counts it.
+  if (stream_->reset(stream_code::kDeliveryTimeout)) ++session_.stats().streams_reset;
+  abandon(Error{stream_code::kDeliveryTimeout, "group older than the subscriber's Max Age"});
 }
 
 Poll GroupSendTask::step() {

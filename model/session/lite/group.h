@@ -10,6 +10,7 @@
 #include "model/async/list.h"
 #include "model/data/data.h"
 #include "model/session/core/outbox.h"
+#include "model/session/core/stale_groups.h"
 #include "model/session/core/stream_input.h"
 #include "model/session/lite/frames.h"
 #include "model/session/lite/task.h"
@@ -28,6 +29,11 @@ class GroupSendTask final : public UniTask, public Link<SenderTag> {
              uint8_t priority, uint64_t frame_start, size_t frame_end);
   // Resets the stream with code and ends the job (the subscription was cancelled).
   void cancel(uint64_t code);
+  // For core::drop_stale_senders: the group is older than the subscriber's Max Age allows.
+  uint64_t sequence() const { return group_.sequence(); }
+  bool unsent() const { return stream_ && !out_.idle(); }
+  core::Staleness& staleness() { return staleness_; }
+  void drop_stale();
 
  protected:
   Poll step() override;
@@ -43,6 +49,7 @@ class GroupSendTask final : public UniTask, public Link<SenderTag> {
   SendStreamPtr stream_;
   core::Outbox out_;
   FrameEncoder encoder_;
+  core::Staleness staleness_;
   Waiter stream_waiter_{*this};
   Waiter group_waiter_{*this};
 };

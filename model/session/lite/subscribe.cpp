@@ -218,6 +218,9 @@ void SubscribeServeTask::start_sender(const GroupConsumer& group) {
   if (o.group_end && o.frame_end && group.sequence() == *o.group_end) {
     end = static_cast<size_t>(*o.frame_end) + 1;
   }
+  // Max Age: an older group still waiting for credit is let go (core/stale_groups.h).
+  core::drop_stale_senders(senders_, group.sequence(), executor().now_ns(),
+                           core::stale_bound_ns(o.max_age_ms));
   GroupSendTask& sender = session_.pools().group_send.acquire();
   senders_.push_back(sender);
   ++streams_started_;

@@ -7,16 +7,12 @@
 
 namespace moq::scenarios {
 
-namespace {
-
 Result<session::Version> case_version(const std::string& name) {
   std::optional<session::Version> v = session::parse_version(name);
   if (!v || !session::is_implemented(*v))
     return Error{0, "version '" + name + "' has no session engine"};
   return *v;
 }
-
-}  // namespace
 
 Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
   Result<session::Version> version = case_version(spec.version());
@@ -78,7 +74,7 @@ Result<Link> ModelWorld::connect() {
   // The transport's own tasks (QUIC connections) work for the transport role.
   return executor_->run_as(Role::kTransport, [&] {
     return net_->connect(std::string(session::version_alpn(config_.version)),
-                         LinkLimits{config_.max_bidi});
+                         LinkLimits{config_.max_bidi, config_.conn_window});
   });
 }
 

@@ -43,6 +43,7 @@ struct ModelWorldConfig {
   // and a moq-transport-22 request hold one each): sim/memory's default unless a scenario holds
   // more requests than that at once.
   uint32_t max_bidi = sim::memory::PairConfig{}.max_bidi;
+  uint64_t conn_window = LinkLimits{}.conn_window;  // per endpoint of every connection
 };
 
 struct ModelPublisher {
@@ -180,6 +181,9 @@ Status read_to_end(Consumer& consumer, harness::DeliveryLog& log, const char* wh
     }
   }
 }
+
+// The session engine of a case's version; an Error unless one implements it.
+Result<session::Version> case_version(const std::string& name);
 
 // A case's world: its version (an Error unless a session engine implements it), its publishers
 // and viewers axes, and on the relay bench its relays axis; cached_groups keeps its default.

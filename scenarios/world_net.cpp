@@ -30,6 +30,7 @@ class MemoryNet final : public WorldNet {
     sim::memory::PairConfig pair;
     pair.alpn = alpn;
     pair.max_bidi = limits.max_bidi;
+    pair.conn_window = limits.conn_window;
     pair.network = network_.get();
     Result<sim::memory::ConnectionPair> p = sim::memory::make_pair(*executor_, pair);
     if (!p) return p.error();
@@ -76,6 +77,7 @@ class QuicNetBase : public WorldNet {
                             q::QuicSettings settings, RunUntil&& run_until) {
     if (Status st = ensure_tls(); !st) return st.error();
     settings.max_bidi = limits.max_bidi;
+    settings.conn_window = limits.conn_window;
     endpoints_.push_back(
         std::make_unique<q::QuicEndpoint>(*executor_, server_socket, entropy, settings));
     q::QuicEndpoint& server = *endpoints_.back();

@@ -47,6 +47,9 @@ struct Link {
 
 struct LinkLimits {
   uint32_t max_bidi = 128;  // concurrent bidi streams each endpoint may open
+  // Bytes each endpoint may have unread over all its streams (connection flow control). A small
+  // window keeps what waits for the link at the sender, where send order still applies.
+  uint64_t conn_window = 16 << 20;
 };
 
 class WorldNet {

@@ -15,10 +15,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "harness/runner/delivery.h"
 #include "model/base/result.h"
+#include "reports/schema/results.h"
 
 namespace moq::harness {
 
@@ -68,6 +70,14 @@ class Case {
   // runner warms up and measures a whole number of cycles, so that every phase of the cycle is
   // sampled alike.
   virtual uint32_t round_multiple() const { return 1; }
+  // Delivery measured on the world's virtual clock over the rounds from first_measured_round on
+  // (the measured ones), after the last: for a case whose viewers read as data arrives.
+  // nullopt: the case does not measure it (viewers that read after the round settled would
+  // only time the settling).
+  virtual std::optional<results::DeliveryTiming> delivery_timing(
+      uint64_t /*first_measured_round*/) const {
+    return std::nullopt;
+  }
   // Once after the last round, outside measurement (the destructor follows).
   virtual void teardown() {}
 };

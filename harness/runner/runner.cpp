@@ -155,6 +155,7 @@ class CaseRun {
                             "uses the PMU counters?)"};
       }
     }
+    result_.timing = case_->delivery_timing(warmup);
     return {};
   }
 

@@ -104,6 +104,28 @@ Json to_json(const LoadSummary& l) {
           {"relay_instructions_per_frame", nullable(l.relay_instructions_per_frame)}};
 }
 
+DeliveryTiming timing_from_json(const Json& j) {
+  DeliveryTiming t;
+  t.frame_latency_ns = latency_from_json(j["frame_latency_ns"]);
+  t.group_latency_ns = latency_from_json(j["group_latency_ns"]);
+  t.group_duration_ns = j["group_duration_ns"].get<uint64_t>();
+  for (const Json& v : j["viewers"]) {
+    t.viewers.push_back(
+        {v["whole"].get<uint64_t>(), v["reset"].get<uint64_t>(), v["skipped"].get<uint64_t>()});
+  }
+  return t;
+}
+
+Json to_json(const DeliveryTiming& t) {
+  Json viewers = Json::array();
+  for (const ViewerGroups& v : t.viewers)
+    viewers.push_back({{"whole", v.whole}, {"reset", v.reset}, {"skipped", v.skipped}});
+  return {{"frame_latency_ns", to_json(t.frame_latency_ns)},
+          {"group_latency_ns", to_json(t.group_latency_ns)},
+          {"group_duration_ns", t.group_duration_ns},
+          {"viewers", std::move(viewers)}};
+}
+
 }  // namespace
 
 CaseResult case_from_json(const Json& j) {
@@ -137,6 +159,7 @@ CaseResult case_from_json(const Json& j) {
   c.flags.failed = j["flags"]["failed"].get<bool>();
   c.flags.reason = nullable_string(j["flags"]["reason"]);
   if (j.contains("load")) c.load = load_from_json(j["load"]);
+  if (j.contains("timing")) c.timing = timing_from_json(j["timing"]);
   if (j.contains("roles")) {
     for (const Json& r : j["roles"]) {
       c.roles.push_back({r["role"].get<std::string>(), stats_from_json(r["instructions"]),
@@ -219,6 +242,7 @@ Json to_json(const CaseResult& c) {
                 {"failed", c.flags.failed},
                 {"reason", nullable(c.flags.reason)}};
   if (c.load) j["load"] = to_json(*c.load);
+  if (c.timing) j["timing"] = to_json(*c.timing);
   if (!c.roles.empty()) {
     Json roles = Json::array();
     for (const RoleCost& r : c.roles) {

@@ -167,6 +167,28 @@ struct LoadSummary {
   bool operator==(const LoadSummary&) const = default;
 };
 
+// One viewer's groups over the measured rounds of a case that measures delivery in virtual time.
+struct ViewerGroups {
+  uint64_t whole = 0;  // groups read from first frame to end
+  // Groups that ended before their end (frames read may be partial): reset or aborted on the
+  // way, or let go by the viewer for newer ones.
+  uint64_t reset = 0;
+  uint64_t skipped = 0;  // groups the viewer never received (a gap in sequences it saw)
+  bool operator==(const ViewerGroups&) const = default;
+};
+// Delivery measured on the world's virtual clock (scenarios whose viewers read as data arrives,
+// e.g. `congested`), over the measured rounds.
+struct DeliveryTiming {
+  // The publisher's write of a frame -> a viewer's read of it, every frame read.
+  LatencyStats frame_latency_ns;
+  // Per group and viewer, whole or not: the write of its first frame -> the viewer's read of the
+  // last frame it read of it.
+  LatencyStats group_latency_ns;
+  uint64_t group_duration_ns = 0;  // the publisher's pace: one group per this many ns (0: unpaced)
+  std::vector<ViewerGroups> viewers;  // in viewer order
+  bool operator==(const DeliveryTiming&) const = default;
+};
+
 inline constexpr std::array<std::string_view, 2> kBenches = {"model", "relay"};
 
 // One role's share of each measured round (`run --roles`): the roles of model/async/role.h,
@@ -191,8 +213,9 @@ struct CaseResult {
   Metrics metrics;
   Delivered delivered;
   CaseFlags flags;
-  std::optional<LoadSummary> load;  // `moqbench load` results only
-  std::vector<RoleCost> roles;      // in kRoleNames order; empty: not split by role
+  std::optional<LoadSummary> load;       // `moqbench load` results only
+  std::optional<DeliveryTiming> timing;  // cases that measure delivery in virtual time
+  std::vector<RoleCost> roles;           // in kRoleNames order; empty: not split by role
 
   const Param* find_param(std::string_view name) const;
   bool operator==(const CaseResult&) const = default;

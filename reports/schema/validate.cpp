@@ -355,6 +355,25 @@ Status validate_load(const Json& j, const std::string& path) {
                                child(path, "relay_instructions_per_frame"));
 }
 
+// Latencies, the pace, and one {whole, reset, skipped} object per viewer.
+Status validate_timing(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(
+      j, path, {"frame_latency_ns", "group_latency_ns", "group_duration_ns", "viewers"}));
+  MOQ_RESULTS_TRY(check_latency(j["frame_latency_ns"], child(path, "frame_latency_ns")));
+  MOQ_RESULTS_TRY(check_latency(j["group_latency_ns"], child(path, "group_latency_ns")));
+  MOQ_RESULTS_TRY(check_uint(j["group_duration_ns"], child(path, "group_duration_ns")));
+  const Json& viewers = j["viewers"];
+  const std::string viewers_path = child(path, "viewers");
+  if (!viewers.is_array()) return bad(viewers_path, "an array", viewers);
+  for (size_t i = 0; i < viewers.size(); ++i) {
+    const std::string at = element(viewers_path, i);
+    MOQ_RESULTS_TRY(check_object(viewers[i], at, {"whole", "reset", "skipped"}));
+    for (const char* key : {"whole", "reset", "skipped"})
+      MOQ_RESULTS_TRY(check_uint(viewers[i][key], child(at, key)));
+  }
+  return {};
+}
+
 // Each role once, in kRoleNames order, with a sample per measured round.
 Status validate_roles(const Json& j, const std::string& path, uint64_t measured) {
   if (!j.is_array() || j.empty()) return bad(path, "a non-empty array", j);
@@ -383,8 +402,9 @@ Status validate_case(const Json& j, CounterBackend backend, const std::string& p
   MOQ_RESULTS_TRY(check_object(
       j, path,
       {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"},
-      {"load", "roles"}));
+      {"load", "timing", "roles"}));
   if (j.contains("load")) MOQ_RESULTS_TRY(validate_load(j["load"], child(path, "load")));
+  if (j.contains("timing")) MOQ_RESULTS_TRY(validate_timing(j["timing"], child(path, "timing")));
   MOQ_RESULTS_TRY(check_string(j["id"], child(path, "id"), false));
   const Json& bench = j["bench"];
   if (!bench.is_string() || std::find(kBenches.begin(), kBenches.end(),

@@ -48,7 +48,7 @@ TEST_F(ScenariosTest, RegistrarsGiveEveryScenarioOnceInNameOrder) {
   Result<ScenarioDef> none = registered_scenario("nosuch");
   ASSERT_FALSE(none);
   EXPECT_THAT(none.error().message,
-              HasSubstr("(registered: churn, delivery, empty_round, fetch_frames"));
+              HasSubstr("(registered: churn, congested, delivery, empty_round, fetch_frames"));
 }
 
 TEST_F(ScenariosTest, DefaultSweepIsFetchFramesOnBothBenchesOverEveryVersion) {

@@ -255,6 +255,83 @@ TEST(ResultsValidate, LoadSummaryIsCheckedWhenPresent) {
             std::string::npos);
 }
 
+// Cases that measure delivery in virtual time carry a timing object: absent unless set, kept
+// through the round trip, and checked strictly (types, percentile order, unknown keys).
+TEST(ResultsValidate, DeliveryTimingIsOptionalAndCheckedWhenPresent) {
+  ResultsFile file = sample_file();
+  Json plain = to_json(file);
+  EXPECT_FALSE(plain["cases"][0].contains("timing"));
+  Result<ResultsFile> plain_back = from_json(plain);
+  ASSERT_TRUE(plain_back.ok()) << plain_back.error().message;
+  EXPECT_FALSE(plain_back->cases[0].timing.has_value());
+
+  DeliveryTiming timing;
+  timing.frame_latency_ns = {1000, 2000, 3000, 4000};
+  timing.group_latency_ns = {5000, 6000, 7000, 8000};
+  timing.group_duration_ns = 33'000'000;
+  timing.viewers = {{10, 0, 0}, {7, 2, 1}};
+  file.cases[1].timing = timing;
+  Json doc = to_json(file);
+  ASSERT_TRUE(validate(doc).ok()) << validate(doc).error().message;
+  EXPECT_EQ(doc["cases"][1]["timing"],
+            Json::parse(R"({"frame_latency_ns": {"p50": 1000, "p90": 2000, "p99": 3000,
+                                                 "max": 4000},
+                            "group_latency_ns": {"p50": 5000, "p90": 6000, "p99": 7000,
+                                                 "max": 8000},
+                            "group_duration_ns": 33000000,
+                            "viewers": [{"whole": 10, "reset": 0, "skipped": 0},
+                                        {"whole": 7, "reset": 2, "skipped": 1}]})"));
+  EXPECT_FALSE(doc["cases"][0].contains("timing"));
+  Result<ResultsFile> back = from_json(doc);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, file);
+  Result<ResultsFile> text_back = parse_results(serialize(file), "timing.json");
+  ASSERT_TRUE(text_back.ok()) << text_back.error().message;
+  EXPECT_EQ(*text_back, file);
+
+  // No viewers is still a valid object.
+  file.cases[1].timing->viewers.clear();
+  EXPECT_TRUE(validate(to_json(file)).ok());
+
+  auto refused = [&](const char* what, auto&& edit, const std::string& path) {
+    Json wrong = doc;
+    edit(wrong["cases"][1]["timing"]);
+    const Status status = validate(wrong);
+    ASSERT_FALSE(status.ok()) << what;
+    EXPECT_NE(status.error().message.find(path), std::string::npos)
+        << what << ": " << status.error().message;
+  };
+  refused(
+      "percentile below the one before", [](Json& t) { t["group_latency_ns"]["p90"] = 10; },
+      "cases[1].timing.group_latency_ns.p90");
+  refused(
+      "negative pace", [](Json& t) { t["group_duration_ns"] = -1; },
+      "cases[1].timing.group_duration_ns");
+  refused(
+      "pace as a string", [](Json& t) { t["group_duration_ns"] = "fast"; },
+      "cases[1].timing.group_duration_ns");
+  refused(
+      "missing key", [](Json& t) { t.erase("frame_latency_ns"); },
+      "cases[1].timing.frame_latency_ns: missing");
+  refused(
+      "unknown key", [](Json& t) { t["jitter_ns"] = 5; },
+      "cases[1].timing.jitter_ns: unknown field");
+  refused(
+      "viewers not an array", [](Json& t) { t["viewers"] = Json::object(); },
+      "cases[1].timing.viewers");
+  refused(
+      "viewer count not an integer", [](Json& t) { t["viewers"][1]["reset"] = 1.5; },
+      "cases[1].timing.viewers[1].reset");
+  refused(
+      "viewer missing a count", [](Json& t) { t["viewers"][0].erase("skipped"); },
+      "cases[1].timing.viewers[0].skipped: missing");
+  refused(
+      "viewer with an unknown key", [](Json& t) { t["viewers"][0]["late"] = 0; },
+      "cases[1].timing.viewers[0].late: unknown field");
+  refused(
+      "timing not an object", [](Json& t) { t = Json::array(); }, "cases[1].timing");
+}
+
 TEST(ResultsStats, LatencyPercentilesAreNearestRank) {
   std::vector<uint64_t> samples;
   for (uint64_t i = 100; i >= 1; --i)

@@ -12,6 +12,7 @@
 #include "model/session/session.h"
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"
+#include "sim/net/network.h"
 
 namespace moq::test {
 
@@ -43,8 +44,16 @@ inline void settle_executor(Executor& executor) {
 }
 
 struct SessionPair {
-  explicit SessionPair(Version v, sim::memory::PairConfig cfg = {}) : version(v) {
+  // With a link that is not ideal, the pair runs over a sim/net network: its bytes arrive as the
+  // virtual clock reaches them (pass()).
+  explicit SessionPair(Version v, sim::memory::PairConfig cfg = {},
+                       const sim::net::LinkConfig& link = {})
+      : version(v) {
     cfg.alpn = std::string(session::version_alpn(v));
+    if (!link.ideal()) {
+      network = std::make_unique<sim::net::Network>(executor, link);
+      cfg.network = network.get();
+    }
     auto made = sim::memory::make_pair(executor, cfg);
     EXPECT_TRUE(made.ok());
     conns = std::move(made.value());
@@ -62,6 +71,11 @@ struct SessionPair {
   }
 
   void settle() { settle_executor(executor); }
+  // Lets ns of virtual time pass, running what becomes due on the way (arrivals included).
+  void pass(uint64_t ns) {
+    RunReport r = executor.advance_to(executor.now_ns() + ns, 1'000'000);
+    ASSERT_FALSE(r.budget_exhausted) << r.detail;
+  }
 
   // A broadcast published at path with one track.
   struct Published {
@@ -94,6 +108,7 @@ struct SessionPair {
   sim::VirtualClock clock;
   Executor executor{clock};
   OriginProducer origin = OriginProducer::create();
+  std::unique_ptr<sim::net::Network> network;  // before the connections: outlives them
   sim::memory::ConnectionPair conns;
   std::unique_ptr<session::Session> publisher;
   std::unique_ptr<session::Session> viewer;

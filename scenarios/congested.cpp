@@ -1,0 +1,396 @@
+// congested: a live track through a link slower than the publisher's rate, timed on the virtual
+// clock. One publisher writes one group of `frames` frames of `frame_size` bytes every `group_ms`,
+// a frame every group_ms / frames; each viewer's connection carries overload_pct percent less:
+// bandwidth = the payload rate x 100 / overload_pct, one way latency_ms. A round is one group
+// duration: each frame is written, then the world runs until the next one is due.
+//
+// Each viewer is a task woken by its consumers, so it reads a frame when the frame arrives and
+// stamps it then. It subscribes newest first with Max Age one group duration (`drop=yes`; on
+// moq-transport a SUBGROUP_DELIVERY_TIMEOUT of the same), or with no bound (`drop=no`): the
+// publisher then lets a group go once it has waited that long behind a newer one (model/session/
+// core/stale_groups.h), and the connection's flow-control window (two frames) keeps what waits
+// at the sender, where send order applies, instead of in the link.
+//
+// Results carry DeliveryTiming: per frame, write -> read; per group and viewer, write of its first
+// frame -> read of the last frame the viewer read of it (whole or not), and each viewer's groups
+// read whole, ended early by a reset, or never seen. Every round checks the bytes read against
+// the frames they claim to be, that a group's frames come once and in order, and that a group
+// which ends (not reset) ended whole.
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/runner/delivery.h"
+#include "harness/runner/payloads.h"
+#include "harness/runner/registrar.h"
+#include "scenarios/common_axes.h"
+#include "scenarios/memory_costs.h"
+#include "scenarios/model_world.h"
+
+namespace moq::scenarios {
+
+namespace {
+
+// Payloads cycle over this many groups, so consecutive groups deliver different bytes.
+constexpr uint64_t kDistinctGroups = 3;
+constexpr uint64_t kNsPerMs = 1'000'000;
+
+struct CongestedShape {
+  uint64_t frames = 8;
+  uint64_t frame_size = 1000;
+  uint64_t group_ns = 100 * kNsPerMs;
+  uint64_t overload_pct = 200;
+  bool drop = true;
+};
+
+// When the publisher wrote frame k of the group with sequence seq: the pace is exact on the
+// virtual clock, so it follows from the first group's sequence and start.
+struct Pace {
+  uint64_t first_seq = 0;
+  uint64_t first_ns = 0;
+  CongestedShape shape;
+  uint64_t written_ns(uint64_t seq, uint64_t k) const {
+    return first_ns + (seq - first_seq) * shape.group_ns + k * (shape.group_ns / shape.frames);
+  }
+};
+
+// What one viewer saw in the current round (cleared between rounds, reserved: recording inside
+// the measured round allocates nothing).
+struct ViewerRound {
+  std::vector<uint64_t> frame_latency;
+  std::vector<uint64_t> group_latency;
+  std::vector<std::pair<uint64_t, uint64_t>> frames;  // (sequence, index) in read order
+  results::ViewerGroups groups;
+  harness::DeliveryLog log;
+  std::string broken;  // the first broken promise, if any
+  void clear() {
+    frame_latency.clear();
+    group_latency.clear();
+    frames.clear();
+    groups = {};
+    log.clear();
+  }
+};
+
+// A viewer reading its subscription as data arrives: up to kSlots groups at once (the newest
+// arrive first; an older one still open keeps its slot until it ends).
+class CongestedViewer final : public Task {
+ public:
+  static constexpr size_t kSlots = 8;
+
+  CongestedViewer(Executor& executor, TrackConsumer track, const Pace& pace, ViewerRound& out)
+      : Task(executor, "congested viewer"),
+        track_(std::move(track)),
+        pace_(&pace),
+        out_(&out),
+        track_waiter_(*this),
+        waiters_{Waiter(*this), Waiter(*this), Waiter(*this), Waiter(*this),
+                 Waiter(*this), Waiter(*this), Waiter(*this), Waiter(*this)} {}
+
+  Poll poll() override {
+    if (!take_groups()) return Poll::Done;
+    for (size_t i = 0; i < kSlots; ++i)
+      if (slots_[i].open) read(i);
+    return Poll::Pending;
+  }
+
+ private:
+  struct Slot {
+    GroupConsumer group;
+    uint64_t read = 0;  // frames read
+    uint64_t last_read_ns = 0;
+    bool open = false;
+  };
+
+  bool take_groups() {
+    for (;;) {
+      GroupConsumer g;
+      switch (track_.next(g)) {
+        case Next::Ready:
+          break;
+        case Next::Pending:
+          track_waiter_.wait(track_.groups());
+          return true;
+        case Next::End:
+        case Next::Aborted:
+          fail("the subscription ended: " + track_.error().message);
+          return false;
+      }
+      const uint64_t seq = g.sequence();
+      if (seen_any_ && seq <= newest_) {
+        fail("group " + std::to_string(seq) + " arrived after group " + std::to_string(newest_));
+        continue;
+      }
+      if (seen_any_) out_->groups.skipped += seq - newest_ - 1;
+      seen_any_ = true;
+      newest_ = seq;
+      size_t free = kSlots;
+      for (size_t i = 0; i < kSlots && free == kSlots; ++i)
+        if (!slots_[i].open) free = i;
+      if (free == kSlots) {  // every slot holds an older group: let the oldest go
+        free = 0;
+        for (size_t i = 1; i < kSlots; ++i)
+          if (slots_[i].group.sequence() < slots_[free].group.sequence()) free = i;
+        close(free, /*whole=*/false);
+      }
+      slots_[free] = Slot{std::move(g), 0, 0, true};
+    }
+  }
+
+  void read(size_t i) {
+    Slot& s = slots_[i];
+    FrameView frame;
+    for (;;) {
+      switch (s.group.next(frame)) {
+        case Next::Ready: {
+          const uint64_t now = executor().now_ns();
+          const uint64_t seq = s.group.sequence();
+          out_->frame_latency.push_back(now - pace_->written_ns(seq, s.read));
+          out_->frames.emplace_back(seq, s.read);
+          out_->log.record(frame.chunks);
+          s.last_read_ns = now;
+          ++s.read;
+          continue;
+        }
+        case Next::Pending:
+          waiters_[i].wait(s.group.readable());
+          return;
+        case Next::End:
+          if (s.read != pace_->shape.frames)
+            fail("group " + std::to_string(s.group.sequence()) + " ended after " +
+                 std::to_string(s.read) + " of its " + std::to_string(pace_->shape.frames) +
+                 " frames without a reset");
+          close(i, s.read == pace_->shape.frames);
+          return;
+        case Next::Aborted:
+          close(i, /*whole=*/false);
+          return;
+      }
+    }
+  }
+
+  void close(size_t i, bool whole) {
+    Slot& s = slots_[i];
+    if (whole) {
+      ++out_->groups.whole;
+    } else {
+      ++out_->groups.reset;
+    }
+    if (s.read > 0)
+      out_->group_latency.push_back(s.last_read_ns - pace_->written_ns(s.group.sequence(), 0));
+    waiters_[i].cancel();
+    s = Slot{};
+  }
+
+  void fail(std::string why) {
+    if (out_->broken.empty()) out_->broken = std::move(why);
+  }
+
+  TrackConsumer track_;
+  const Pace* pace_;
+  ViewerRound* out_;
+  bool seen_any_ = false;
+  uint64_t newest_ = 0;
+  std::array<Slot, kSlots> slots_;
+  Waiter track_waiter_;
+  std::array<Waiter, kSlots> waiters_;
+};
+
+class Congested final : public harness::Case {
+ public:
+  Congested(ModelWorldConfig config, CongestedShape shape) : config_(config), shape_(shape) {}
+
+  harness::StackCounts stack_counts() const override { return world_.probe().read(); }
+
+  Status setup() override {
+    if (Status st = world_.build(config_); !st) return st;
+    payloads_ = harness::PayloadSource(shape_.frame_size, kDistinctGroups * shape_.frames);
+    pace_.shape = shape_;
+    ModelPublisher& pub = world_.publishers()[0];
+    std::vector<ModelViewer>& viewers = world_.viewers();
+    rounds_.resize(viewers.size());
+    TrackPreferences prefs;
+    prefs.max_age_ms = shape_.drop ? shape_.group_ns / kNsPerMs : UINT64_MAX / kNsPerMs;
+    for (size_t v = 0; v < viewers.size(); ++v) {
+      // Frames a viewer may read in one round: this group's and what older ones still deliver.
+      const size_t most = shape_.frames * (CongestedViewer::kSlots + 1);
+      ViewerRound& r = rounds_[v];
+      r.frame_latency.reserve(most);
+      r.group_latency.reserve(CongestedViewer::kSlots + 2);
+      r.frames.reserve(most);
+      r.log.reserve(most, most);
+      Result<TrackConsumer> sub = world_.as(
+          Role::kViewer, [&] { return viewers[v].session->subscribe(pub.path, "video", prefs); });
+      if (!sub) return Error{0, "viewer " + std::to_string(v) + ": " + sub.error().message};
+      world_.as(Role::kViewer, [&] {
+        scope_.spawn<CongestedViewer>(world_.executor(), std::move(*sub), pace_, r);
+      });
+    }
+    return world_.settle("subscribing");
+  }
+
+  void prepare_round(uint64_t /*round*/) override {
+    for (ViewerRound& r : rounds_)
+      r.clear();
+  }
+
+  Status run_round(uint64_t round) override {
+    TrackProducer& track = world_.publishers()[0].track;
+    Result<GroupProducer> group = track.append_group();
+    if (!group) return group.error();
+    if (round == 0) {
+      pace_.first_seq = group->sequence();
+      pace_.first_ns = world_.executor().now_ns();
+    }
+    const uint64_t frame_ns = shape_.group_ns / shape_.frames;
+    for (uint64_t k = 0; k < shape_.frames; ++k) {
+      const Bytes& payload = payloads_.payload(payload_index(group->sequence(), k));
+      if (Status st = group->write_frame(round * shape_.frames + k, payload); !st) return st;
+      if (k + 1 == shape_.frames) {
+        if (Status st = group->finish(); !st) return st;
+      }
+      // The last frame's interval runs to the next group (the round's end).
+      const uint64_t next = k + 1 == shape_.frames ? shape_.group_ns - k * frame_ns : frame_ns;
+      if (Status st = world_.pass_time(next); !st) return st;
+    }
+    return {};
+  }
+
+  harness::RoundCheck check_round(uint64_t round) override {
+    harness::DeliveryCombiner delivered, expected;
+    std::string broken;
+    for (size_t v = 0; v < rounds_.size(); ++v) {
+      ViewerRound& r = rounds_[v];
+      harness::DeliveryHasher h;
+      for (const auto& [seq, k] : r.frames)
+        h.add_frame(payloads_.payload(payload_index(seq, k)));
+      delivered.add(r.log.delivery());
+      expected.add(h.result());
+      if (broken.empty() && !r.broken.empty())
+        broken = "viewer " + std::to_string(v) + ": " + r.broken;
+      if (broken.empty()) broken = check_order(r);
+      if (round >= samples_.size()) samples_.resize(round + 1);
+      RoundSamples& s = samples_[round];
+      s.frame_latency.insert(s.frame_latency.end(), r.frame_latency.begin(), r.frame_latency.end());
+      s.group_latency.insert(s.group_latency.end(), r.group_latency.begin(), r.group_latency.end());
+      s.groups.push_back(r.groups);
+    }
+    return {delivered.result(), expected.result(), broken};
+  }
+
+  std::optional<results::DeliveryTiming> delivery_timing(uint64_t first_measured) const override {
+    results::DeliveryTiming t;
+    t.group_duration_ns = shape_.group_ns;
+    t.viewers.resize(rounds_.size());
+    std::vector<uint64_t> frames, groups;
+    for (uint64_t round = first_measured; round < samples_.size(); ++round) {
+      const RoundSamples& s = samples_[round];
+      frames.insert(frames.end(), s.frame_latency.begin(), s.frame_latency.end());
+      groups.insert(groups.end(), s.group_latency.begin(), s.group_latency.end());
+      for (size_t v = 0; v < s.groups.size(); ++v) {
+        t.viewers[v].whole += s.groups[v].whole;
+        t.viewers[v].reset += s.groups[v].reset;
+        t.viewers[v].skipped += s.groups[v].skipped;
+      }
+    }
+    t.frame_latency_ns = results::latency_stats(frames);
+    t.group_latency_ns = results::latency_stats(groups);
+    return t;
+  }
+
+  // Enough groups for the viewers' caches and the backlog to reach their steady state.
+  uint32_t min_warmup_rounds() const override { return CacheLimits{}.max_groups + 4; }
+
+ private:
+  struct RoundSamples {
+    std::vector<uint64_t> frame_latency;
+    std::vector<uint64_t> group_latency;
+    std::vector<results::ViewerGroups> groups;  // per viewer
+  };
+
+  uint64_t payload_index(uint64_t seq, uint64_t k) const {
+    return (seq % kDistinctGroups) * shape_.frames + k;
+  }
+
+  // Within a group, frames come once each and in order from the first.
+  static std::string check_order(const ViewerRound& r) {
+    for (size_t i = 0; i < r.frames.size(); ++i) {
+      const auto& [seq, k] = r.frames[i];
+      // The viewer numbers frames by their order in the group; a repeat or a gap would show as
+      // a payload that does not match (check_round's hashes).
+      for (size_t j = i + 1; j < r.frames.size(); ++j)
+        if (r.frames[j].first == seq && r.frames[j].second <= k)
+          return "group " + std::to_string(seq) + ": frame " + std::to_string(k) +
+                 " read again or out of order";
+    }
+    return {};
+  }
+
+  ModelWorldConfig config_;
+  const CongestedShape shape_;
+  Pace pace_;
+  harness::PayloadSource payloads_;
+  std::vector<ViewerRound> rounds_;  // per viewer
+  std::vector<RoundSamples> samples_;
+  ModelWorld world_;
+  Scope scope_{"congested viewers"};  // after the world: its viewers are dropped first
+};
+
+harness::ScenarioDef congested_scenario() {
+  harness::ScenarioDef def;
+  def.name = "congested";
+  def.summary =
+      "a live track through a viewer link slower than the publisher's rate, timed on the "
+      "virtual clock: frame and group latency, groups whole, reset or skipped per viewer";
+  harness::AxisSpec drop = harness::AxisSpec::choice(
+      "drop", "the viewer asks the publisher to let groups older than one group duration go",
+      {"yes", "no"});
+  def.axes = {
+      harness::AxisSpec::version(),
+      harness::AxisSpec::integer("viewers", "viewers, each behind its own congested link", 1, 1,
+                                 64),
+      harness::AxisSpec::integer("overload_pct",
+                                 "the publisher's payload rate in percent of a viewer link's "
+                                 "bandwidth",
+                                 200, 10, 1000, {200}),
+      harness::AxisSpec::integer("frames", "frames per group", 8, 1, 256),
+      harness::AxisSpec::integer("group_ms", "one group every this many ms (virtual time)", 100, 1,
+                                 10'000),
+      harness::AxisSpec::integer("latency_ms", "one way latency of a viewer's link", 10, 0, 1000),
+      drop,
+      frame_size_axis(),
+  };
+  def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
+    Result<session::Version> version = case_version(spec.version());
+    if (!version) return version.error();
+    Result<GroupShape> group = group_shape(spec);
+    if (!group) return group.error();
+    CongestedShape shape;
+    shape.frames = group->frames;
+    shape.frame_size = group->frame_size;
+    shape.group_ns = static_cast<uint64_t>(spec.integer("group_ms")) * kNsPerMs;
+    shape.overload_pct = static_cast<uint64_t>(spec.integer("overload_pct"));
+    shape.drop = spec.text("drop") == "yes";
+    if (shape.group_ns % shape.frames != 0)
+      return Error{0, "group_ms must divide into whole ns per frame"};
+    ModelWorldConfig config;
+    config.version = *version;
+    config.viewers = static_cast<uint32_t>(spec.integer("viewers"));
+    config.cached_groups = 2;
+    config.link.latency_ns = static_cast<uint64_t>(spec.integer("latency_ms")) * kNsPerMs;
+    const uint64_t rate_bps = shape.frames * shape.frame_size * 8 * 1'000'000'000 / shape.group_ns;
+    config.link.bandwidth_bps = std::max<uint64_t>(rate_bps * 100 / shape.overload_pct, 1);
+    // Two frames in flight (8 bytes for headers each): one on the link while the next waits.
+    config.conn_window = 2 * (shape.frame_size + 8);
+    return std::unique_ptr<harness::Case>(new Congested(config, shape));
+  };
+  return def;
+}
+
+}  // namespace
+
+MOQ_REGISTER_SCENARIO(congested_scenario);
+
+}  // namespace moq::scenarios

@@ -425,6 +425,7 @@ void SubscribeRequestTask::clear() {
   producer_ = TrackProducer();
   alias_.reset();
   done_.reset();
+  tail_.reset();
   refused_ = false;
   pushed_ = false;
   publish_ok_sent_ = false;
@@ -608,8 +609,8 @@ bool SubscribeRequestTask::on(const w::PublishStateNotify&) {
 }
 
 bool SubscribeRequestTask::end_when_complete(Poll& result) {
-  const bool all_in =
-      done_->stream_count == w::kUnknownStreamCount || streams_seen_ >= done_->stream_count;
+  const bool all_in = tail_.over(done_->stream_count == w::kUnknownStreamCount ||
+                                 streams_seen_ >= done_->stream_count);
   if (!all_in || !receivers_.empty() || join_ == Join::Pending) return true;
   if (producer_) {
     if (join_producer_) (void)join_producer_.finish();

@@ -12,6 +12,7 @@
 #include "model/data/data.h"
 #include "model/session/core/linger.h"
 #include "model/session/core/stale_groups.h"
+#include "model/session/core/tail_grace.h"
 #include "model/session/ietf/objects.h"
 #include "model/session/ietf/ranges.h"
 #include "model/session/ietf/request.h"
@@ -164,8 +165,9 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   uint64_t request_id_ = 0;
   std::optional<uint64_t> alias_;
   std::optional<w::PublishDone> done_;
-  bool refused_ = false;  // REQUEST_ERROR or a refused SUBSCRIBE_OK: the job ends
-  bool pushed_ = false;   // the peer's PUBLISH
+  core::TailGrace tail_{*this};  // after PUBLISH_DONE: the streams it counts, or the grace period
+  bool refused_ = false;         // REQUEST_ERROR or a refused SUBSCRIBE_OK: the job ends
+  bool pushed_ = false;          // the peer's PUBLISH
   bool publish_ok_sent_ = false;
   uint64_t streams_seen_ = 0;
   IntrusiveList<SubgroupReceiver, ReceiverTag> receivers_;

@@ -13,10 +13,6 @@ namespace stream_code = wire::lite::stream_code;
 using wire::lite::LiteVersion;
 
 namespace {
-// -07: how long the subscriber waits for group streams announced by SUBSCRIBE_END's Stream
-// Count (streams reset before their header never show up).
-constexpr uint64_t kTailGraceNs = 1'000'000'000;
-
 bool same_on_wire(const PreferenceSummary& a, const PreferenceSummary& b) {
   return a.priority == b.priority && a.max_age_ms == b.max_age_ms &&
          a.group_start == b.group_start && a.group_end == b.group_end;
@@ -258,10 +254,9 @@ void SubscribeRequestTask::clear() {
   end_received_ = false;
   end_streams_ = 0;
   headers_seen_ = 0;
-  tail_started_ = false;
   track_waiter_.cancel();
   prefs_waiter_.cancel();
-  tail_timer_.cancel();
+  tail_.reset();
 }
 
 void SubscribeRequestTask::on_abandon(const Error& reason) {
@@ -451,14 +446,9 @@ Poll SubscribeRequestTask::active() {
     }
   }
   if (end_received_ && !send_ended_ && wire::lite::subscribe_end_has_stream_count(v)) {
-    // -07 tail: FIN once every announced group stream showed its header (or after a grace
-    // period for streams reset before their header).
-    if (headers_seen_ >= end_streams_ || (tail_started_ && !tail_timer_.armed())) {
-      (void)finish();
-    } else if (!tail_started_) {
-      tail_started_ = true;
-      tail_timer_.arm_after(kTailGraceNs);
-    }
+    // -07 tail: FIN once every announced group stream showed its header (or after the grace
+    // period, core/tail_grace.h).
+    if (tail_.over(headers_seen_ >= end_streams_)) (void)finish();
   }
   if (!end_received_) {
     track_waiter_.wait(producer_.unused());

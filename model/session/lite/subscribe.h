@@ -10,6 +10,7 @@
 #include "model/base/path.h"
 #include "model/data/data.h"
 #include "model/session/core/linger.h"
+#include "model/session/core/tail_grace.h"
 #include "model/session/lite/track.h"
 #include "model/wire/lite/messages.h"
 
@@ -108,10 +109,9 @@ class SubscribeRequestTask final : public TrackAsker {
   bool end_received_ = false;
   uint64_t end_streams_ = 0;  // -07: group streams the publisher opened
   uint64_t headers_seen_ = 0;
-  bool tail_started_ = false;
   Waiter track_waiter_{*this};
   Waiter prefs_waiter_{*this};
-  Timer tail_timer_{*this};
+  core::TailGrace tail_{*this};
   core::Linger linger_{*this};
 };
 

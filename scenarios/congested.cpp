@@ -17,7 +17,6 @@
 // the frames they claim to be, that a group's frames come once and in order, and that a group
 // which ends (not reset) ended whole.
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +24,7 @@
 #include "harness/runner/delivery.h"
 #include "harness/runner/payloads.h"
 #include "harness/runner/registrar.h"
+#include "scenarios/arrival_viewer.h"
 #include "scenarios/common_axes.h"
 #include "scenarios/memory_costs.h"
 #include "scenarios/model_world.h"
@@ -58,13 +58,16 @@ struct Pace {
 
 // What one viewer saw in the current round (cleared between rounds, reserved: recording inside
 // the measured round allocates nothing).
-struct ViewerRound {
+class ViewerRound final : public ArrivalSink {
+ public:
   std::vector<uint64_t> frame_latency;
   std::vector<uint64_t> group_latency;
   std::vector<std::pair<uint64_t, uint64_t>> frames;  // (sequence, index) in read order
   results::ViewerGroups groups;
   harness::DeliveryLog log;
-  std::string broken;  // the first broken promise, if any
+  std::string broken_;  // the first broken promise, if any
+  const Pace* pace = nullptr;
+
   void clear() {
     frame_latency.clear();
     group_latency.clear();
@@ -72,130 +75,27 @@ struct ViewerRound {
     groups = {};
     log.clear();
   }
-};
 
-// A viewer reading its subscription as data arrives: up to kSlots groups at once (the newest
-// arrive first; an older one still open keeps its slot until it ends).
-class CongestedViewer final : public Task {
- public:
-  static constexpr size_t kSlots = 8;
-
-  CongestedViewer(Executor& executor, TrackConsumer track, const Pace& pace, ViewerRound& out)
-      : Task(executor, "congested viewer"),
-        track_(std::move(track)),
-        pace_(&pace),
-        out_(&out),
-        track_waiter_(*this),
-        waiters_{Waiter(*this), Waiter(*this), Waiter(*this), Waiter(*this),
-                 Waiter(*this), Waiter(*this), Waiter(*this), Waiter(*this)} {}
-
-  Poll poll() override {
-    if (!take_groups()) return Poll::Done;
-    for (size_t i = 0; i < kSlots; ++i)
-      if (slots_[i].open) read(i);
-    return Poll::Pending;
+  void frame(uint64_t seq, uint64_t index, const FrameView& f, uint64_t now_ns) override {
+    frame_latency.push_back(now_ns - pace->written_ns(seq, index));
+    frames.emplace_back(seq, index);
+    log.record(f.chunks);
   }
-
- private:
-  struct Slot {
-    GroupConsumer group;
-    uint64_t read = 0;  // frames read
-    uint64_t last_read_ns = 0;
-    bool open = false;
-  };
-
-  bool take_groups() {
-    for (;;) {
-      GroupConsumer g;
-      switch (track_.next(g)) {
-        case Next::Ready:
-          break;
-        case Next::Pending:
-          track_waiter_.wait(track_.groups());
-          return true;
-        case Next::End:
-        case Next::Aborted:
-          fail("the subscription ended: " + track_.error().message);
-          return false;
-      }
-      const uint64_t seq = g.sequence();
-      if (seen_any_ && seq <= newest_) {
-        fail("group " + std::to_string(seq) + " arrived after group " + std::to_string(newest_));
-        continue;
-      }
-      if (seen_any_) out_->groups.skipped += seq - newest_ - 1;
-      seen_any_ = true;
-      newest_ = seq;
-      size_t free = kSlots;
-      for (size_t i = 0; i < kSlots && free == kSlots; ++i)
-        if (!slots_[i].open) free = i;
-      if (free == kSlots) {  // every slot holds an older group: let the oldest go
-        free = 0;
-        for (size_t i = 1; i < kSlots; ++i)
-          if (slots_[i].group.sequence() < slots_[free].group.sequence()) free = i;
-        close(free, /*whole=*/false);
-      }
-      slots_[free] = Slot{std::move(g), 0, 0, true};
-    }
+  void group_ended(uint64_t seq, GroupEnd how, uint64_t read, uint64_t last_read_ns) override {
+    const bool whole = how == GroupEnd::Finished && read == pace->shape.frames;
+    if (how == GroupEnd::Finished && !whole)
+      broken("group " + std::to_string(seq) + " ended after " + std::to_string(read) + " of its " +
+             std::to_string(pace->shape.frames) + " frames without a reset");
+    ++(whole ? groups.whole : groups.reset);
+    if (read > 0) group_latency.push_back(last_read_ns - pace->written_ns(seq, 0));
   }
-
-  void read(size_t i) {
-    Slot& s = slots_[i];
-    FrameView frame;
-    for (;;) {
-      switch (s.group.next(frame)) {
-        case Next::Ready: {
-          const uint64_t now = executor().now_ns();
-          const uint64_t seq = s.group.sequence();
-          out_->frame_latency.push_back(now - pace_->written_ns(seq, s.read));
-          out_->frames.emplace_back(seq, s.read);
-          out_->log.record(frame.chunks);
-          s.last_read_ns = now;
-          ++s.read;
-          continue;
-        }
-        case Next::Pending:
-          waiters_[i].wait(s.group.readable());
-          return;
-        case Next::End:
-          if (s.read != pace_->shape.frames)
-            fail("group " + std::to_string(s.group.sequence()) + " ended after " +
-                 std::to_string(s.read) + " of its " + std::to_string(pace_->shape.frames) +
-                 " frames without a reset");
-          close(i, s.read == pace_->shape.frames);
-          return;
-        case Next::Aborted:
-          close(i, /*whole=*/false);
-          return;
-      }
-    }
+  void skipped(uint64_t count) override { groups.skipped += count; }
+  void track_ended(Next, const Error& error) override {
+    broken("the subscription ended: " + error.message);
   }
-
-  void close(size_t i, bool whole) {
-    Slot& s = slots_[i];
-    if (whole) {
-      ++out_->groups.whole;
-    } else {
-      ++out_->groups.reset;
-    }
-    if (s.read > 0)
-      out_->group_latency.push_back(s.last_read_ns - pace_->written_ns(s.group.sequence(), 0));
-    waiters_[i].cancel();
-    s = Slot{};
+  void broken(std::string why) override {
+    if (broken_.empty()) broken_ = std::move(why);
   }
-
-  void fail(std::string why) {
-    if (out_->broken.empty()) out_->broken = std::move(why);
-  }
-
-  TrackConsumer track_;
-  const Pace* pace_;
-  ViewerRound* out_;
-  bool seen_any_ = false;
-  uint64_t newest_ = 0;
-  std::array<Slot, kSlots> slots_;
-  Waiter track_waiter_;
-  std::array<Waiter, kSlots> waiters_;
 };
 
 class Congested final : public harness::Case {
@@ -215,18 +115,18 @@ class Congested final : public harness::Case {
     prefs.max_age_ms = shape_.drop ? shape_.group_ns / kNsPerMs : UINT64_MAX / kNsPerMs;
     for (size_t v = 0; v < viewers.size(); ++v) {
       // Frames a viewer may read in one round: this group's and what older ones still deliver.
-      const size_t most = shape_.frames * (CongestedViewer::kSlots + 1);
+      const size_t most = shape_.frames * (ArrivalViewer::kSlots + 1);
       ViewerRound& r = rounds_[v];
+      r.pace = &pace_;
       r.frame_latency.reserve(most);
-      r.group_latency.reserve(CongestedViewer::kSlots + 2);
+      r.group_latency.reserve(ArrivalViewer::kSlots + 2);
       r.frames.reserve(most);
       r.log.reserve(most, most);
       Result<TrackConsumer> sub = world_.as(
           Role::kViewer, [&] { return viewers[v].session->subscribe(pub.path, "video", prefs); });
       if (!sub) return Error{0, "viewer " + std::to_string(v) + ": " + sub.error().message};
-      world_.as(Role::kViewer, [&] {
-        scope_.spawn<CongestedViewer>(world_.executor(), std::move(*sub), pace_, r);
-      });
+      world_.as(Role::kViewer,
+                [&] { scope_.spawn<ArrivalViewer>(world_.executor(), std::move(*sub), r); });
     }
     return world_.settle("subscribing");
   }
@@ -268,8 +168,8 @@ class Congested final : public harness::Case {
         h.add_frame(payloads_.payload(payload_index(seq, k)));
       delivered.add(r.log.delivery());
       expected.add(h.result());
-      if (broken.empty() && !r.broken.empty())
-        broken = "viewer " + std::to_string(v) + ": " + r.broken;
+      if (broken.empty() && !r.broken_.empty())
+        broken = "viewer " + std::to_string(v) + ": " + r.broken_;
       if (broken.empty()) broken = check_order(r);
       if (round >= samples_.size()) samples_.resize(round + 1);
       RoundSamples& s = samples_[round];
@@ -332,7 +232,7 @@ class Congested final : public harness::Case {
   const CongestedShape shape_;
   Pace pace_;
   harness::PayloadSource payloads_;
-  std::vector<ViewerRound> rounds_;  // per viewer
+  std::vector<ViewerRound> rounds_;  // per viewer; sized once (the viewers point into it)
   std::vector<RoundSamples> samples_;
   ModelWorld world_;
   Scope scope_{"congested viewers"};  // after the world: its viewers are dropped first

@@ -119,26 +119,8 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
       probe_.watch(*link.client);
     }
   }
-  for (uint32_t p = 0; p < config.publishers; ++p) {
-    ModelPublisher& pub = publishers_[p];
-    const std::string what = "publisher " + std::to_string(p);
-    Result<Link> conns = connect();
-    if (!conns) return Error{0, what + ": " + conns.error().message};
-    pub.uplink = std::move(*conns);
-    if (auto s = executor_->run_as(Role::kRelay,
-                                   [&] { return relays_[p % count]->add(*pub.uplink.server); });
-        !s)
-      return Error{0, what + ": " + s.error().message};
-    session::SessionConfig serve;
-    serve.publish = pub.origin.consume();
-    serve.hop_id = 1000 + p;
-    Result<std::unique_ptr<session::Session>> s =
-        start_session(Role::kPublisher, *pub.uplink.client, serve);
-    if (!s) return Error{0, what + ": " + s.error().message};
-    pub.session = std::move(*s);
-    probe_.watch(*pub.uplink.server);
-    probe_.watch(*pub.uplink.client);
-  }
+  for (uint32_t p = 0; p < config.publishers; ++p)
+    if (Status st = connect_publisher(p); !st) return st;
   // Each relay copies the track of every publisher its viewers watch, and the track of every
   // publisher on it that anyone watches (for its peers, if not its own viewers).
   std::vector<std::set<uint32_t>> copied(count);
@@ -150,6 +132,78 @@ Status ModelWorld::connect_relays(const ModelWorldConfig& config) {
   for (const std::set<uint32_t>& tracks : copied)
     expected_upstream_.push_back(tracks.size());
   return {};
+}
+
+Status ModelWorld::connect_publisher(uint32_t p) {
+  ModelPublisher& pub = publishers_[p];
+  const std::string what = "publisher " + std::to_string(p);
+  Result<Link> conns = connect();
+  if (!conns) return Error{0, what + ": " + conns.error().message};
+  pub.uplink = std::move(*conns);
+  relay::Relay& relay = *relays_[p % relays_.size()];
+  if (auto s = executor_->run_as(Role::kRelay, [&] { return relay.add(*pub.uplink.server); }); !s)
+    return Error{0, what + ": " + s.error().message};
+  session::SessionConfig serve;
+  serve.publish = pub.origin.consume();
+  serve.hop_id = 1000 + p;
+  Result<std::unique_ptr<session::Session>> s =
+      start_session(Role::kPublisher, *pub.uplink.client, serve);
+  if (!s) return Error{0, what + ": " + s.error().message};
+  pub.session = std::move(*s);
+  probe_.watch(*pub.uplink.server);
+  probe_.watch(*pub.uplink.client);
+  return {};
+}
+
+Status ModelWorld::drop_publisher(uint32_t p) {
+  ModelPublisher& pub = publishers_[p];
+  if (!pub.session) return Error{0, "publisher " + std::to_string(p) + " has no relay session"};
+  // Its session goes (closing the connection); the relay ends its side and lets it go by itself.
+  executor_->run_as(Role::kPublisher, [&] { pub.session.reset(); });
+  if (Status st = settle("dropping a publisher"); !st) return st;
+  probe_.unwatch(*pub.uplink.server);
+  probe_.unwatch(*pub.uplink.client);
+  executor_->run_as(Role::kTransport, [&] { pub.uplink = Link{}; });
+  return {};
+}
+
+Status ModelWorld::reconnect_publisher(uint32_t p) {
+  if (Status st = connect_publisher(p); !st) return st;
+  return settle("reconnecting a publisher");
+}
+
+std::string ModelWorld::teardown_leftovers() {
+  // Every session goes first (relays, then viewers and the sessions serving them, then the
+  // publishers'), the connections stay to be asked what they still hold.
+  executor_->run_as(Role::kRelay, [&] { relays_.clear(); });
+  for (ModelViewer& v : viewers_) {
+    executor_->run_as(Role::kViewer, [&] { v.session.reset(); });
+    executor_->run_as(Role::kPublisher, [&] { v.serving.reset(); });
+  }
+  for (ModelPublisher& pub : publishers_)
+    executor_->run_as(Role::kPublisher, [&] { pub.session.reset(); });
+  if (Status st = settle("tearing down"); !st) return st.error().message;
+  std::string left;
+  auto count = [&](const std::unique_ptr<Connection>& c) {
+    auto* m = dynamic_cast<const sim::memory::MemoryConnection*>(c.get());
+    if (m && m->live_streams() != 0)
+      left += std::to_string(m->live_streams()) + " streams left on a connection; ";
+  };
+  auto count_link = [&](const Link& l) {
+    count(l.client);
+    count(l.server);
+  };
+  for (const ModelViewer& v : viewers_)
+    count_link(v.conns);
+  for (const ModelPublisher& pub : publishers_)
+    count_link(pub.uplink);
+  for (const Link& l : mesh_)
+    count_link(l);
+  const size_t tasks = executor_->live_tasks();
+  if (tasks > net_->own_tasks())
+    left +=
+        std::to_string(tasks - net_->own_tasks()) + " tasks left: " + executor_->describe_parked();
+  return left;
 }
 
 Status ModelWorld::connect_viewer(size_t i) {

@@ -120,6 +120,15 @@ class ModelWorld {
   // Takes the last viewer away: the relay's session for it, its sessions and its connection.
   void remove_last_viewer();
 
+  // Relay bench: publisher p's session goes, closing its connection to its relay, which lets its
+  // side go (a publisher vanishing); reconnect_publisher() connects it again and announces.
+  Status drop_publisher(uint32_t p);
+  Status reconnect_publisher(uint32_t p);
+  // Ends every session (relays, viewers, publishers), settles, and names what is still alive
+  // with only the connections left: streams on a connection, tasks beyond the network's own.
+  // Empty: nothing. The world is only good for destruction afterwards.
+  std::string teardown_leftovers();
+
   // Relay bench: from now on each relay must hold the upstream subscriptions it holds now, no
   // more (check_upstream_subscriptions): for a case whose rounds must be served from the relays'
   // copies.
@@ -152,6 +161,8 @@ class ModelWorld {
 
   Status connect_direct(const ModelWorldConfig& config);
   Status connect_relays(const ModelWorldConfig& config);
+  // Connects publisher p to relay p mod R and starts its session serving its origin.
+  Status connect_publisher(uint32_t p);
   // Connects viewer i: to its publisher (model bench) or to relay (i + 1) mod R.
   Status connect_viewer(size_t i);
   Result<Link> connect();  // a pair over the world's network, speaking its version

@@ -36,6 +36,7 @@ class MemoryNet final : public WorldNet {
     if (!p) return p.error();
     return Link{std::move(p->client), std::move(p->server)};
   }
+  size_t own_tasks() const override { return network_ ? 1 : 0; }
   // Quiet: no runnable task and nothing on the way; time moves to each arrival meanwhile.
   Status settle(const char* what, uint64_t step_budget) override {
     for (;;) {

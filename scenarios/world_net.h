@@ -64,6 +64,9 @@ class WorldNet {
   // Lets ns of the world's time pass, firing the timers due on the way: a jump of the virtual
   // clock, or a real wait over UDP.
   virtual Status pass_time(uint64_t ns, uint64_t step_budget);
+  // Tasks of the network itself, alive as long as it is (what is left once every session and
+  // connection is gone): on memory, the sim/net delivery task of a shaped network.
+  virtual size_t own_tasks() const { return 0; }
 
  protected:
   Executor* executor_;

@@ -37,6 +37,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_merge_command);
   add(add_fit_command);
   add(add_explain_command);
+  add(add_faults_command);
   add(add_measure_case_command);
 #if MOQ_QUIC
   add(add_relay_command);

@@ -1,0 +1,101 @@
+// `moqbench faults`: the fault scenarios (harness/runner/faults.h) over versions and seeds, one
+// line each; a failure prints its reason and the one command that replays it.
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "harness/cli/commands.h"
+#include "harness/runner/faults.h"
+
+namespace moq::cli {
+
+namespace {
+
+struct FaultsArgs {
+  std::string fault = "all";
+  std::string versions;  // comma-separated; empty: every implemented version
+  uint64_t seed = 1;
+  uint64_t seeds = 1;  // seeds seed, seed + 1, ...
+  bool list = false;
+};
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items)
+    out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+Action add_faults_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "faults",
+      "Run the fault scenarios (a group reset mid-group, a session closed mid-fetch, a publisher "
+      "vanishing, tiny flow-control windows, GOAWAY, a relay session dropped and made again), "
+      "each seeded and replayable, checking what the protocol promises");
+  auto args = std::make_shared<FaultsArgs>();
+  sub->add_option("--fault", args->fault, "a fault's name, or all")->capture_default_str();
+  sub->add_option("--versions", args->versions,
+                  "protocol versions, comma-separated (default: every implemented one)");
+  sub->add_option("--seed", args->seed, "the first seed")->capture_default_str();
+  sub->add_option("--seeds", args->seeds, "how many seeds, from --seed on")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))
+      ->capture_default_str();
+  sub->add_flag("--list", args->list, "list the faults and exit");
+  return [ctx, args]() {
+    std::ostream& out = ctx.io->out;
+    const std::vector<harness::FaultDef> all = harness::registered_faults();
+    if (args->list) {
+      for (const harness::FaultDef& f : all)
+        out << f.name << "  " << f.summary << '\n';
+      return kExitOk;
+    }
+    std::vector<const harness::FaultDef*> chosen;
+    std::vector<std::string> names;
+    for (const harness::FaultDef& f : all) {
+      names.push_back(f.name);
+      if (args->fault == "all" || args->fault == f.name) chosen.push_back(&f);
+    }
+    if (chosen.empty())
+      return bad_input(ctx, "faults",
+                       "no fault '" + args->fault + "' (faults: " + join(names) + ")");
+    const std::vector<std::string>& implemented = ctx.registry->implemented_versions();
+    std::vector<std::string> versions =
+        args->versions.empty() ? implemented : split_commas(args->versions);
+    for (const std::string& v : versions)
+      if (std::find(implemented.begin(), implemented.end(), v) == implemented.end())
+        return bad_input(
+            ctx, "faults",
+            "version '" + v + "' is not implemented (implemented: " + join(implemented) + ")");
+    uint64_t failed = 0, runs = 0;
+    for (const harness::FaultDef* f : chosen) {
+      for (const std::string& v : versions) {
+        for (uint64_t seed = args->seed; seed < args->seed + args->seeds; ++seed) {
+          const harness::FaultOutcome o = f->run(v, seed);
+          ++runs;
+          out << f->name << ' ' << v << " seed " << seed << ": ";
+          if (o.failure.empty()) {
+            out << "ok, trace " << o.trace << "; " << o.summary << '\n';
+            continue;
+          }
+          ++failed;
+          out << "FAILED: " << o.failure << "\n  (" << o.summary << "; trace " << o.trace
+              << ")\n  replay: " << harness::fault_replay_command(f->name, v, seed) << '\n';
+        }
+      }
+    }
+    out << runs << " runs, " << failed << " failed\n";
+    return failed == 0 ? kExitOk : kExitFailed;
+  };
+}
+
+}  // namespace moq::cli

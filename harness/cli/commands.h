@@ -70,6 +70,9 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
                                            const std::vector<results::CaseResult>&)>& summarize,
                   const std::optional<results::ShardInfo>& shard = std::nullopt);
 
+// "a, b, c": a list in a message or a table.
+std::string join(const std::vector<std::string>& items, const char* sep = ", ");
+
 // Prints "moqbench <sub>: <message>" to stderr and returns kExitBadInput.
 int bad_input(const CliContext& ctx, const std::string& sub, const std::string& message);
 

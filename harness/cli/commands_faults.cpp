@@ -27,13 +27,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items)
-    out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace
 
 Action add_faults_command(CLI::App& app, const CliContext& ctx) {

@@ -18,15 +18,6 @@ std::string join_values(const std::vector<results::ParamValue>& values) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-  std::string out;
-  for (const std::string& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
-
 std::string allowed_text(const harness::ScenarioRegistry& registry, const harness::AxisSpec& a) {
   switch (a.kind) {
     case harness::AxisKind::Version:

@@ -27,13 +27,6 @@ void catch_stop_signals() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items)
-    out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace
 
 Action add_relay_command(CLI::App& app, const CliContext& ctx) {

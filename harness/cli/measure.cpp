@@ -11,6 +11,15 @@
 
 namespace moq::cli {
 
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const std::string& s : items) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
 int bad_input(const CliContext& ctx, const std::string& sub, const std::string& message) {
   ctx.io->err << "moqbench " << sub << ": " << message << '\n';
   return kExitBadInput;

@@ -78,33 +78,45 @@ void FaultViewer::fail(std::string why) {
 }
 
 std::string FaultViewer::check(const Written& written, const std::set<uint64_t>& expected_whole) {
-  if (!failure_.empty()) return failure_;
+  whole_ = ended_early_ = 0;
+  std::string failure = failure_;
+  auto fail_once = [&](std::string why) {
+    if (failure.empty()) failure = name_ + ": " + std::move(why);
+  };
   for (const auto& [seq, s] : seen_) {
+    const std::string group = "group " + std::to_string(seq);
     auto w = written.find(seq);
-    if (w == written.end()) return name_ + ": group " + std::to_string(seq) + " was never written";
-    if (!s.ended)
-      return name_ + ": group " + std::to_string(seq) + " neither ended nor was reset (" +
-             std::to_string(s.read) + " frames read)";
+    if (w == written.end()) {
+      fail_once(group + " was never written");
+      continue;
+    }
+    if (!s.ended) {
+      fail_once(group + " neither ended nor was reset (" + std::to_string(s.read) +
+                " frames read)");
+      continue;
+    }
     if (s.read > w->second.frames)
-      return name_ + ": group " + std::to_string(seq) + ": " + std::to_string(s.read) +
-             " frames read of " + std::to_string(w->second.frames) + " written";
+      fail_once(group + ": " + std::to_string(s.read) + " frames read of " +
+                std::to_string(w->second.frames) + " written");
     const bool whole = s.how == GroupEnd::Finished;
     if (whole && (!w->second.finished || s.read != w->second.frames))
-      return name_ + ": group " + std::to_string(seq) + " ended after " + std::to_string(s.read) +
-             " of its " + std::to_string(w->second.frames) + " frames with no reset";
+      fail_once(group + " ended after " + std::to_string(s.read) + " of its " +
+                std::to_string(w->second.frames) + " frames with no reset");
     ++(whole ? whole_ : ended_early_);
   }
   const uint64_t first = seen_.empty() ? UINT64_MAX : seen_.begin()->first;
   for (uint64_t seq : expected_whole) {
     if (seq < first) continue;
+    const std::string group = "group " + std::to_string(seq);
     auto s = seen_.find(seq);
-    if (s == seen_.end())
-      return name_ + ": group " + std::to_string(seq) + ", untouched by the fault, never arrived";
-    if (s->second.how != GroupEnd::Finished)
-      return name_ + ": group " + std::to_string(seq) + ", untouched by the fault, ended after " +
-             std::to_string(s->second.read) + " frames";
+    if (s == seen_.end()) {
+      fail_once(group + ", untouched by the fault, never arrived");
+    } else if (s->second.how != GroupEnd::Finished) {
+      fail_once(group + ", untouched by the fault, ended after " + std::to_string(s->second.read) +
+                " frames");
+    }
   }
-  return {};
+  return failure;
 }
 
 }  // namespace moq::scenarios

@@ -42,7 +42,8 @@ class FaultViewer final : public ArrivalSink {
   bool track_over() const { return track_over_; }
   // Checks what this viewer saw against what was written: each group it saw ended whole, or
   // early after no more than was written; each group of `expected_whole` (those the fault did
-  // not touch, from the first group it saw on) arrived whole. Adds to the totals. Empty: fine.
+  // not touch, from the first group it saw on) arrived whole. Counts whole() and ended_early()
+  // whatever it finds. Empty: fine; otherwise the first broken promise.
   std::string check(const Written& written, const std::set<uint64_t>& expected_whole);
   uint64_t whole() const { return whole_; }
   uint64_t ended_early() const { return ended_early_; }

@@ -194,16 +194,17 @@ class FaultRun {
     for (Watch& w : watches_) {
       std::set<uint64_t> expected;
       for (const auto& [seq, g] : written_) {
-        const bool in_range = seq >= w.from_seq && (!w.to_seq || seq <= *w.to_seq);
+        if (seq < w.from_seq || (w.to_seq && seq > *w.to_seq)) continue;  // not its group
+        ++unseen;
         const bool crossed = !w.to_seq || !strike_ns_ || g.finished_ns + crossing <= *strike_ns_;
-        if (in_range && g.finished && crossed && !affected_.count(seq)) expected.insert(seq);
+        if (g.finished && crossed && !affected_.count(seq)) expected.insert(seq);
       }
-      if (failure.empty()) failure = w.sink->check(written_, expected);
+      // Checked even after a failure, for the counts of the summary; the first failure stays.
+      std::string broken = w.sink->check(written_, expected);
+      if (failure.empty()) failure = std::move(broken);
       whole += w.sink->whole();
       early += w.sink->ended_early();
       frames += w.sink->frames();
-      for (const auto& [seq, g] : written_)
-        if (seq >= w.from_seq && (!w.to_seq || seq <= *w.to_seq)) ++unseen;
     }
     unseen -= std::min(unseen, whole + early);
     // The viewers' tasks go first (dropping their subscriptions), then every session.

@@ -1,5 +1,9 @@
 #include "harness/runner/delivery.h"
 
+#include <xxhash.h>
+
+#include <new>
+
 namespace moq::harness {
 
 std::string hash_hex(uint64_t hash) {
@@ -17,15 +21,31 @@ std::string describe(const RoundDelivery& d) {
          hash_hex(d.hash);
 }
 
+DeliveryHasher::DeliveryHasher() : state_(XXH3_createState()) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(state_);
+}
+
+DeliveryHasher::~DeliveryHasher() {
+  XXH3_freeState(state_);
+}
+
 void DeliveryHasher::add_frame(std::span<const Bytes> chunks) {
   uint64_t size = 0;
   for (const Bytes& c : chunks)
     size += c.size();
-  fnv_.add_u64(size);
+  uint8_t le[8];
+  for (int i = 0; i < 8; ++i)
+    le[i] = static_cast<uint8_t>(size >> (8 * i));
+  XXH3_64bits_update(state_, le, sizeof le);
   for (const Bytes& c : chunks)
-    fnv_.add(c.span());
+    XXH3_64bits_update(state_, c.data(), c.size());
   ++frames_;
   bytes_ += size;
+}
+
+RoundDelivery DeliveryHasher::result() const {
+  return {frames_, bytes_, XXH3_64bits_digest(state_)};
 }
 
 void DeliveryCombiner::add(const RoundDelivery& d) {

@@ -65,7 +65,7 @@ class ViewerRound final : public ArrivalSink {
   std::vector<std::pair<uint64_t, uint64_t>> frames;  // (sequence, index) in read order
   results::ViewerGroups groups;
   harness::DeliveryLog log;
-  std::string broken_;  // the first broken promise, if any
+  std::string first_broken;  // the first broken promise, if any
   const Pace* pace = nullptr;
 
   void clear() {
@@ -94,7 +94,7 @@ class ViewerRound final : public ArrivalSink {
     broken("the subscription ended: " + error.message);
   }
   void broken(std::string why) override {
-    if (broken_.empty()) broken_ = std::move(why);
+    if (first_broken.empty()) first_broken = std::move(why);
   }
 };
 
@@ -168,8 +168,8 @@ class Congested final : public harness::Case {
         h.add_frame(payloads_.payload(payload_index(seq, k)));
       delivered.add(r.log.delivery());
       expected.add(h.result());
-      if (broken.empty() && !r.broken_.empty())
-        broken = "viewer " + std::to_string(v) + ": " + r.broken_;
+      if (broken.empty() && !r.first_broken.empty())
+        broken = "viewer " + std::to_string(v) + ": " + r.first_broken;
       if (broken.empty()) broken = check_order(r);
       if (round >= samples_.size()) samples_.resize(round + 1);
       RoundSamples& s = samples_[round];

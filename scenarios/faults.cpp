@@ -252,9 +252,9 @@ class FaultRun {
 
 using FaultBody = std::function<Status(FaultRun&)>;
 
-Step at_fault(const FaultRun& run, uint64_t g, uint64_t k, Step fault) {
-  const Shape& s = run.shape();
-  return g == s.fault_group && k == s.fault_frame ? fault : Step::Write;
+// True before the frame the seed chose for the fault (frame k of the g-th group written).
+bool strikes(const FaultRun& run, uint64_t g, uint64_t k) {
+  return g == run.shape().fault_group && k == run.shape().fault_frame;
 }
 
 // The subscriptions must outlive a fault that does not end them.
@@ -271,7 +271,7 @@ Status group_reset(FaultRun& run) {
   if (Status st = run.build(0); !st) return st;
   if (Status st = run.subscribe_all(); !st) return st;
   auto at = [&](uint64_t g, uint64_t k) -> Result<Step> {
-    return at_fault(run, g, k, Step::AbortGroup);
+    return strikes(run, g, k) ? Step::AbortGroup : Step::Write;
   };
   if (Status st = run.write_groups(run.shape().groups, at); !st) return st;
   if (Status st = run.drain(); !st) return st;
@@ -349,7 +349,7 @@ Status publisher_vanish(FaultRun& run) {
   if (Status st = run.subscribe_all(); !st) return st;
   bool vanished = false;
   auto at = [&](uint64_t g, uint64_t k) -> Result<Step> {
-    if (at_fault(run, g, k, Step::Stop) != Step::Stop) return Step::Write;
+    if (!strikes(run, g, k)) return Step::Write;
     vanished = true;
     run.strike();
     run.affected(run.next_seq() - 1);
@@ -388,7 +388,7 @@ Status goaway(FaultRun& run) {
   if (Status st = run.subscribe_all(); !st) return st;
   ModelWorld& world = run.world();
   auto at = [&](uint64_t g, uint64_t k) -> Result<Step> {
-    if (at_fault(run, g, k, Step::Stop) != Step::Stop) return Step::Write;
+    if (!strikes(run, g, k)) return Step::Write;
     for (ModelViewer& v : world.viewers())
       if (Status st = world.as(Role::kPublisher, [&] { return v.serving->goaway(""); }); !st)
         return st.error();
@@ -420,7 +420,7 @@ Status relay_reconnect(FaultRun& run) {
   ModelWorld& world = run.world();
   const uint64_t away_ns = run.rng().up_to(50) * kMs;
   auto at = [&](uint64_t g, uint64_t k) -> Result<Step> {
-    if (at_fault(run, g, k, Step::AbortGroup) != Step::AbortGroup) return Step::Write;
+    if (!strikes(run, g, k)) return Step::Write;
     run.strike();
     if (Status st = world.drop_publisher(0); !st) return st.error();
     if (Status st = world.pass_time(away_ns); !st) return st.error();

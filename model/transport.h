@@ -88,6 +88,17 @@ class RecvStream {
   // credit to the sender. With WouldBlock chunk is left empty, so that a reader's spent chunk
   // does not keep the sender's block alive while the reader waits.
   virtual ReadResult read(Bytes& chunk, size_t max = SIZE_MAX) = 0;
+  // A vectored read: moves the chunks available now to the back of chunks, returning their
+  // credit, so that a data stream makes one call per wake-up instead of one per chunk. Data when
+  // at least one chunk moved, else what read() says. The default moves one chunk.
+  virtual ReadResult read_all(BufChain& chunks) {
+    Bytes chunk;
+    const ReadResult r = read(chunk);
+    if (r.status != ReadStatus::Data) return r;
+    if (chunk.empty()) return {ReadStatus::WouldBlock};
+    chunks.push(std::move(chunk));
+    return r;
+  }
   // Asks the peer to stop sending (STOP_SENDING with code); unread data is discarded.
   virtual void stop(uint64_t code) = 0;
   // Notified when data, FIN or a reset arrives, and when the connection closes.

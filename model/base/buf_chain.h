@@ -17,13 +17,33 @@ class BufChain {
   // costs an extra move and destructor call per push.
   void push(const Bytes& b) {
     if (b.empty()) return;
+    make_room();
     size_ += b.size();
     chunks_.push_back(b);
   }
   void push(Bytes&& b) {
     if (b.empty()) return;
+    make_room();
     size_ += b.size();
     chunks_.push_back(std::move(b));
+  }
+  // Moves every chunk of from to the back of this chain and leaves from empty. An empty chain
+  // with at least as much storage as from takes from's storage whole and gives its own in
+  // exchange: a queue handed along this way costs nothing per chunk. The storage from gets back
+  // is never smaller than what it grew to, so a chain that fills up each round does not grow
+  // again; the chains along one path end up with equal storage after the first rounds, and from
+  // then on every hand-over is an exchange.
+  void take_all(BufChain& from) {
+    if (from.empty()) return;
+    if (empty() && chunks_.capacity() >= from.chunks_.capacity()) [[likely]] {
+      chunks_.clear();
+      chunks_.swap(from.chunks_);
+      std::swap(head_, from.head_);
+      size_ = from.size_;
+      from.size_ = 0;
+      return;
+    }
+    append_moved(from);
   }
   void append(const BufChain& other) {
     for (const Bytes& b : other.chunks())
@@ -33,8 +53,12 @@ class BufChain {
   // Total bytes not yet consumed.
   size_t size() const { return size_; }
   size_t chunk_count() const { return chunks_.size() - head_; }
+  // Chunk slots the storage has (for tests of its growth).
+  size_t capacity() const { return chunks_.capacity(); }
   std::span<const Bytes> chunks() const { return {chunks_.data() + head_, chunks_.size() - head_}; }
   Bytes& front() { return chunks_[head_]; }
+  // For moving the chunks out; the caller then clear()s the chain.
+  std::span<Bytes> mutable_chunks() { return {chunks_.data() + head_, chunks_.size() - head_}; }
 
   // Removes and returns up to max bytes from the front as one slice (no copy).
   Bytes take_front(size_t max) {
@@ -49,6 +73,13 @@ class BufChain {
     f.advance(max);
     size_ -= max;
     return out;
+  }
+  // Moves the front chunk into out, releasing what out held: one chunk read.
+  void pop_front(Bytes& out) {
+    Bytes& f = chunks_[head_];
+    size_ -= f.size();
+    out.swap(f);
+    pop();
   }
   // Drops n bytes from the front.
   void consume(size_t n) {
@@ -82,6 +113,20 @@ class BufChain {
   }
 
  private:
+  // A chain consumed from the front while it is pushed onto (a stream's queue that never
+  // drains) would grow for ever: once full, it moves what is left to the front when that frees
+  // at least half of it, and grows otherwise.
+  void make_room() {
+    if (chunks_.size() == chunks_.capacity() && head_ > 0 && 2 * head_ >= chunks_.size())
+        [[unlikely]]
+      compact();
+  }
+  // take_all() onto chunks, or from a chain with more storage: chunk by chunk.
+  [[gnu::noinline]] void append_moved(BufChain& from) {
+    for (Bytes& b : from.mutable_chunks())
+      push(std::move(b));
+    from.clear();
+  }
   void pop() {
     chunks_[head_].reset();
     if (++head_ == chunks_.size()) {

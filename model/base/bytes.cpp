@@ -9,8 +9,7 @@ Block* Block::allocate(size_t capacity, BlockPool* pool) {
   return new (mem) Block{0, static_cast<uint32_t>(capacity), pool};
 }
 
-void Block::unref() {
-  if (--refs != 0) return;
+void Block::release() {
   if (pool) {
     pool->give_back(this);
   } else {
@@ -23,12 +22,6 @@ Bytes Bytes::copy(std::span<const uint8_t> data) {
   Block* b = Block::allocate(data.size(), nullptr);
   std::memcpy(b->data(), data.data(), data.size());
   return Bytes(b, b->data(), data.size());
-}
-
-Bytes Bytes::slice(size_t offset, size_t length) const {
-  if (offset > size_) offset = size_;
-  if (length > size_ - offset) length = size_ - offset;
-  return Bytes(block_, data_ + offset, length);
 }
 
 Block* BlockPool::take() {

@@ -20,7 +20,15 @@ struct Block {
   uint8_t* data() { return reinterpret_cast<uint8_t*>(this + 1); }
 
   static Block* allocate(size_t capacity, BlockPool* pool);
-  void unref();
+  // Inline: every Bytes destructor runs it, and only the last reference has work to do.
+  void unref() {
+    if (--refs == 0) [[unlikely]]
+      release();
+  }
+
+ private:
+  // The last reference went: back to the pool, or freed.
+  void release();
 };
 
 class Bytes {
@@ -73,7 +81,12 @@ class Bytes {
   uint8_t operator[](size_t i) const { return data_[i]; }
 
   // A view of [offset, offset + length) sharing the same block. Clamped to the valid range.
-  Bytes slice(size_t offset, size_t length) const;
+  // Inline: the encoders slice one header per frame.
+  Bytes slice(size_t offset, size_t length) const {
+    if (offset > size_) offset = size_;
+    if (length > size_ - offset) length = size_ - offset;
+    return Bytes(block_, data_ + offset, length);
+  }
   Bytes slice(size_t offset) const { return slice(offset, size_ > offset ? size_ - offset : 0); }
   // Drops the first n bytes of this view (clamped).
   void advance(size_t n) {

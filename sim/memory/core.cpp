@@ -3,7 +3,6 @@
 #include "sim/memory/core.h"
 
 #include <algorithm>
-#include <new>
 #include <string>
 
 namespace moq::sim::memory::detail {
@@ -28,7 +27,7 @@ Error send_state_error(const Channel& c, const char* op) {
   for (uint64_t left = n; left > 0;) {
     Bytes b = data.take_front(left);
     left -= b.size();
-    c.queue.push_back(std::move(b));
+    c.queue.push(std::move(b));
   }
 }
 
@@ -351,14 +350,7 @@ void Core::receiver_done(Channel& c) {
   if (!s.blocked.empty()) conn_room = room_after_priority(s, c, conn_room);
   const uint64_t n = std::min(stream_limited, conn_room);
   if (n == want) {
-    Bytes& front = data.front();
-    if (front.size() == want) {
-      c.queue.push_back(std::move(front));  // one chunk: move it, no reference counting
-    } else {
-      for (const Bytes& b : data.chunks())
-        c.queue.push_back(Bytes(b));
-    }
-    data.clear();  // keeps the chain's capacity
+    c.queue.take_all(data);  // ownership moves: no reference counting
   } else if (n > 0) {
     take_partial(c, data, n);
   }
@@ -439,22 +431,33 @@ void Core::release_send(Channel& c) {
 }
 
 size_t Core::hand_out(Channel& c, Bytes& chunk, size_t max) {
-  Bytes& front = c.queue.front();
-  size_t n = front.size();
-  if (n <= max) {
-    chunk = std::move(front);
-    c.queue.skip_moved_front();
-  } else {
-    n = max;
-    chunk = front.slice(0, max);
-    front.advance(max);
-  }
+  chunk = c.queue.take_front(max);
+  const size_t n = chunk.size();
+  credit_returned(c, n);
+  return n;
+}
+
+void Core::credit_returned(Channel& c, uint64_t n) {
   c.queued -= n;
   Side& snd = *c.snd;
   snd.queued -= n;
   c.writable.notify_all();
   if (!snd.blocked.empty()) serve_blocked(snd);
-  return n;
+}
+
+// Every case of read_all() but the whole queue of an ideal pair: a shaped network hands out
+// only what arrived, one chunk at a time, and the refusals are read()'s.
+[[gnu::noinline]] ReadResult Core::read_all(Channel& c, BufChain& chunks) {
+  if (c.read_ok && !c.queue.empty()) {
+    const uint64_t n = c.queued;
+    chunks.take_all(c.queue);
+    credit_returned(c, n);
+    return {ReadStatus::Data};
+  }
+  Bytes chunk;
+  const ReadResult r = read(c, chunk, SIZE_MAX);
+  if (r.status == ReadStatus::Data) chunks.push(std::move(chunk));
+  return r;
 }
 
 ReadResult Core::read_without_data(Channel& c, Bytes& chunk) {
@@ -516,21 +519,15 @@ Result<size_t> SendHalf::write(BufChain& data) {
   Side& s = *c.snd;
   const uint64_t want = data.size();
   // (A stream in the blocked list implies a non-empty list: one test covers both.)
-  if (c.write_ok && want != 0 && s.blocked.empty() && !c.queue.full() &&
-      want <= core.cfg.stream_window - c.queued && want <= core.cfg.conn_window - s.queued &&
-      c.readable.empty()) [[likely]] {
-    Bytes& front = data.front();
-    if (front.size() == want) [[likely]] {
-      c.queue.push_back(std::move(front));
-      c.queued += want;
-      s.queued += want;
-      s.stats.bytes_sent += want;
-      c.rcv->stats.bytes_received += want;
-      if (s.queued > s.stats.max_queued_bytes) s.stats.max_queued_bytes = s.queued;
-      Result<size_t> taken(want);
-      data.clear();  // last: only the moved-from chunk is left; the chain keeps its capacity
-      return taken;
-    }
+  if (c.write_ok && want != 0 && s.blocked.empty() && want <= core.cfg.stream_window - c.queued &&
+      want <= core.cfg.conn_window - s.queued && c.readable.empty()) [[likely]] {
+    c.queue.take_all(data);  // the chain's chunks move, or its storage when the queue is empty
+    c.queued += want;
+    s.queued += want;
+    s.stats.bytes_sent += want;
+    c.rcv->stats.bytes_received += want;
+    if (s.queued > s.stats.max_queued_bytes) s.stats.max_queued_bytes = s.queued;
+    return want;
   }
   return c.core->write(c, data);
 }
@@ -568,18 +565,26 @@ ReadResult RecvHalf::read(Bytes& chunk, size_t max) {
     Bytes& front = c.queue.front();
     const size_t n = front.size();
     if (n <= max) [[likely]] {
-      chunk.swap(front);  // the slot now holds the caller's previous chunk
-      c.queue.skip_moved_front();
+      c.queue.pop_front(chunk);
       c.queued -= n;
       snd.queued -= n;
-      // Last, so that little is live across the call: release the previous chunk, leaving the
-      // slot empty as the ring expects.
-      front.~Bytes();
-      new (&front) Bytes();
       return {ReadStatus::Data};
     }
   }
   return c.core->read(c, chunk, max);
+}
+// The whole queue at once, nobody to wake: into an empty chain it is one exchange of storage.
+ReadResult RecvHalf::read_all(BufChain& chunks) {
+  Channel& c = *ch_;
+  Side& snd = *c.snd;
+  if (c.read_ok && !c.queue.empty() && c.writable.empty() && snd.blocked.empty()) [[likely]] {
+    const uint64_t n = c.queued;
+    chunks.take_all(c.queue);
+    c.queued = 0;
+    snd.queued -= n;
+    return {ReadStatus::Data};
+  }
+  return c.core->read_all(c, chunks);
 }
 void RecvHalf::stop(uint64_t code) {
   ch_->core->stop(*ch_, code);

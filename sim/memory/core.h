@@ -50,6 +50,7 @@ class RecvHalf final : public RecvStream {
   explicit RecvHalf(Channel& channel) : ch_(&channel) {}
   uint64_t id() const override;
   ReadResult read(Bytes& chunk, size_t max) override;
+  ReadResult read_all(BufChain& chunks) override;
   void stop(uint64_t code) override;
   WaitList& readable() override;
   void release() override;
@@ -71,7 +72,10 @@ struct Channel {
   Side* rcv = nullptr;  // the receiving side's state
   SendHalf send;
   RecvHalf recv;
-  Ring<Bytes> queue;    // written, not yet read
+  // Written, not yet read. A write of a whole chain into an empty queue, and a read of the
+  // whole queue into an empty chain, exchange storage instead of moving chunks
+  // (BufChain::take_all).
+  BufChain queue;
   uint64_t queued = 0;  // bytes in queue
   uint8_t from = 0;     // the sending side's index
 
@@ -185,6 +189,8 @@ struct Core {
   Status reset(Channel& c, uint64_t code);
   void set_order(Channel& c, int64_t order);
   ReadResult read(Channel& c, Bytes& chunk, size_t max);
+  // read_all() when the fast path does not apply.
+  ReadResult read_all(Channel& c, BufChain& chunks);
   // read() when no data can be handed out: closed, stopped, empty, FIN or reset.
   ReadResult read_without_data(Channel& c, Bytes& chunk);
   // read() on a shaped network: only the bytes that arrived.
@@ -219,6 +225,8 @@ struct Core {
   }
   // Hands out at most max bytes from the front of the queue; returns how many.
   size_t hand_out(Channel& c, Bytes& chunk, size_t max);
+  // n bytes left the queue: their credit returns to the sender, and writers waiting for it wake.
+  void credit_returned(Channel& c, uint64_t n);
   // On a shaped network, where write_ok stays false: whether the stream may still send.
   bool shaped_sendable(const Channel& c) const {
     return shaped && !closed && c.send_state == SendState::Open && !c.stopped;

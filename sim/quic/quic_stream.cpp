@@ -379,6 +379,22 @@ ReadResult detail::QRecvHalf::read(Bytes& chunk, size_t max) {
   return {ReadStatus::WouldBlock};
 }
 
+// Every chunk in the inbox, with one credit return (one extension of each window) for all.
+ReadResult detail::QRecvHalf::read_all(BufChain& chunks) {
+  QStream& s = *s_;
+  QuicConnection* c = s.conn;
+  if (!c || s.recv_stopped || s.inbox.empty()) return RecvStream::read_all(chunks);
+  uint64_t n = 0;
+  while (!s.inbox.empty()) {
+    Bytes b = s.inbox.pop_front();
+    n += b.size();
+    chunks.push(std::move(b));
+  }
+  s.inbox_bytes -= n;
+  c->return_credit(n, &s);
+  return {ReadStatus::Data};
+}
+
 void detail::QRecvHalf::stop(uint64_t code) {
   QStream& s = *s_;
   QuicConnection* c = s.conn;

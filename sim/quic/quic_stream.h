@@ -46,6 +46,7 @@ class QRecvHalf final : public RecvStream {
   explicit QRecvHalf(QStream& s) : s_(&s) {}
   uint64_t id() const override;
   ReadResult read(Bytes& chunk, size_t max) override;
+  ReadResult read_all(BufChain& chunks) override;
   void stop(uint64_t code) override;
   WaitList& readable() override;
   void release() override;

@@ -105,5 +105,39 @@ TEST(BufChain, TakeFrontSlicesWithoutCopy) {
   EXPECT_TRUE(chain.empty());
 }
 
+TEST(BufChain, TakeAllKeepsOrderAndEmptiesTheSource) {
+  Bytes a = Bytes::copy(std::string_view("a")), b = Bytes::copy(std::string_view("bb"));
+  Bytes c = Bytes::copy(std::string_view("ccc"));
+  BufChain to, from;
+  from.push(a);
+  from.push(b);
+  to.take_all(from);  // into an empty chain
+  EXPECT_TRUE(from.empty());
+  EXPECT_EQ(from.chunk_count(), 0u);
+  from.push(c);
+  to.take_all(from);  // onto chunks already there
+  ASSERT_EQ(to.chunk_count(), 3u);
+  EXPECT_EQ(to.size(), 6u);
+  EXPECT_EQ(to.chunks()[0].data(), a.data());
+  EXPECT_EQ(to.chunks()[1].data(), b.data());
+  EXPECT_EQ(to.chunks()[2].data(), c.data());
+  EXPECT_EQ(a.share_count(), 2u);  // moved, not copied: the chain and a
+}
+
+TEST(BufChain, AQueueConsumedWhileItIsWrittenStopsGrowing) {
+  // A stream queue that never drains: one chunk in, one out, with a backlog of 10.
+  BufChain queue;
+  Bytes b = Bytes::copy(std::string_view("x"));
+  for (int i = 0; i < 10; ++i)
+    queue.push(b);
+  for (int i = 0; i < 10000; ++i) {
+    queue.push(b);
+    (void)queue.take_front(1);
+  }
+  EXPECT_EQ(queue.chunk_count(), 10u);
+  EXPECT_LE(queue.capacity(), 64u);
+  EXPECT_EQ(b.share_count(), 11u);  // no slot keeps a reference once consumed
+}
+
 }  // namespace
 }  // namespace moq

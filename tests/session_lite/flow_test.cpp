@@ -104,23 +104,32 @@ TEST(FrameParser, RebuildsFramesFromAnyChunking) {
       last = stamps[i];
     }
     const Bytes all = Bytes::copy(std::span<const uint8_t>(wire));
+    // Each cut fed on its own (one read per chunk), or all of them in one call (a vectored
+    // read's chunks).
     for (size_t a = 0; a <= wire.size(); a += 3) {
       for (size_t b = a; b <= wire.size(); b += 5) {
-        session::lite::FrameParser parser;
-        parser.reset();
-        GroupProducer group = GroupProducer::create(0);
-        for (auto [from, to] :
-             {std::pair{size_t{0}, a}, std::pair{a, b}, std::pair{b, wire.size()}}) {
-          if (to > from) {
-            ASSERT_TRUE(parser.feed(all.slice(from, to - from), group, v).ok());
+        for (const bool vectored : {false, true}) {
+          session::lite::FrameParser parser;
+          parser.reset();
+          GroupProducer group = GroupProducer::create(0);
+          std::vector<Bytes> chunks;
+          for (auto [from, to] :
+               {std::pair{size_t{0}, a}, std::pair{a, b}, std::pair{b, wire.size()}}) {
+            if (to > from) chunks.push_back(all.slice(from, to - from));
           }
+          if (vectored) {
+            ASSERT_TRUE(parser.feed(std::span<Bytes>(chunks), group, v).ok());
+          } else {
+            for (Bytes& chunk : chunks)
+              ASSERT_TRUE(parser.feed(std::move(chunk), group, v).ok());
+          }
+          ASSERT_TRUE(parser.at_boundary());
+          EXPECT_EQ(parser.take_frames(), payloads.size());
+          GroupConsumer c = group.consume();
+          Drained d = drain_frames(c);
+          EXPECT_EQ(d.frames, payloads) << "cuts at " << a << ", " << b;
+          EXPECT_EQ(d.timestamps, stamps);
         }
-        ASSERT_TRUE(parser.at_boundary());
-        EXPECT_EQ(parser.take_frames(), payloads.size());
-        GroupConsumer c = group.consume();
-        Drained d = drain_frames(c);
-        EXPECT_EQ(d.frames, payloads) << "cuts at " << a << ", " << b;
-        EXPECT_EQ(d.timestamps, stamps);
       }
     }
   }

@@ -40,6 +40,21 @@ TEST_F(StreamWindowTest, WriteTakesWhatTheStreamWindowAllowsAndReadingReturnsCre
   EXPECT_TRUE(data.empty());
 }
 
+TEST_F(StreamWindowTest, ReadAllReturnsTheCreditOfEveryChunkItTakes) {
+  SendStreamPtr s = ok(client().open_uni());
+  Bytes a = pattern(60, 1), b = pattern(90, 2);
+  BufChain data = chain_of({a, b});
+  EXPECT_EQ(*s->write(data), 100u);
+  RecvStreamPtr r = ok(server().accept_uni());
+  BufChain got;
+  ASSERT_EQ(r->read_all(got).status, ReadStatus::Data);
+  EXPECT_EQ(got.size(), 100u);
+  EXPECT_EQ(*s->write(data), 50u);  // the whole window came back
+  ASSERT_EQ(r->read_all(got).status, ReadStatus::Data);
+  EXPECT_EQ(got.size(), 150u);
+  EXPECT_EQ(got.chunks().back().data(), b.data() + 40);
+}
+
 TEST_F(StreamWindowTest, OtherStreamsKeepTheirOwnWindows) {
   SendStreamPtr s1 = ok(client().open_uni()), s2 = ok(client().open_uni());
   BufChain d1 = chain_of({pattern(200, 2)}), d2 = chain_of({pattern(200, 3)});

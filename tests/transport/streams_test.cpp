@@ -37,6 +37,51 @@ TEST_F(StreamsTest, UniStreamDeliversChunksInOrderByReference) {
   EXPECT_TRUE(chunk.empty());
 }
 
+TEST_F(StreamsTest, ReadAllMovesEveryQueuedChunkByReferenceAfterWhatTheChainHeld) {
+  SendStreamPtr s = ok(client().open_uni());
+  Bytes a = pattern(100, 1), b = pattern(7, 2), c = pattern(3000, 3), d = pattern(5, 4);
+  BufChain first = chain_of({a, b});
+  ASSERT_EQ(*s->write(first), 107u);
+  BufChain second = chain_of({c});
+  ASSERT_EQ(*s->write(second), 3000u);  // onto a queue that is not empty: chunk by chunk
+  RecvStreamPtr r = ok(server().accept_uni());
+
+  BufChain got = chain_of({d});  // a chain that holds chunks already keeps them first
+  ASSERT_EQ(r->read_all(got).status, ReadStatus::Data);
+  ASSERT_EQ(got.chunk_count(), 4u);
+  EXPECT_EQ(got.size(), 3112u);
+  const Bytes* expected[] = {&d, &a, &b, &c};
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(got.chunks()[i].data(), expected[i]->data()) << "payload was copied";
+  EXPECT_EQ(client().stats().bytes_sent, 3107u);
+  EXPECT_EQ(r->read_all(got).status, ReadStatus::WouldBlock);
+  ASSERT_TRUE(s->finish().ok());
+  EXPECT_EQ(r->read_all(got).status, ReadStatus::Fin);
+  EXPECT_EQ(got.chunk_count(), 4u);
+}
+
+TEST_F(StreamsTest, ReadAllIntoAnEmptyChainTakesTheQueueWhole) {
+  SendStreamPtr s = ok(client().open_uni());
+  RecvStreamPtr r;
+  BufChain got;
+  for (int round = 0; round < 3; ++round) {
+    BufChain data;
+    std::vector<Bytes> sent;
+    for (uint64_t i = 0; i < 64; ++i) {
+      sent.push_back(pattern(10 + i, i));
+      data.push(sent.back());
+    }
+    const size_t total = data.size();
+    ASSERT_EQ(*s->write(data), total);
+    if (!r) r = ok(server().accept_uni());
+    ASSERT_EQ(r->read_all(got).status, ReadStatus::Data);
+    ASSERT_EQ(got.chunk_count(), sent.size());
+    for (size_t i = 0; i < sent.size(); ++i)
+      EXPECT_EQ(got.chunks()[i].data(), sent[i].data());
+    got.clear();
+  }
+}
+
 TEST_F(StreamsTest, ReadWithMaxHandsOutSlicesOfTheSameBlock) {
   SendStreamPtr s = ok(client().open_uni());
   Bytes a = pattern(100, 4);

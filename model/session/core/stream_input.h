@@ -50,21 +50,33 @@ class StreamInput {
 
   // Makes the current chunk non-empty: Data, or WouldBlock / Fin / Reset / Error (code()).
   // Inline: a data stream calls it once per chunk.
+  // The transport is read with one vectored read per wake-up (into held_, the chunks read and
+  // not parsed yet), not one read per chunk.
   ReadStatus fill() {
     if (!cur_.empty()) return ReadStatus::Data;
-    if (!held_.empty()) [[unlikely]] {
-      cur_ = held_.take_front(SIZE_MAX);
-      return ReadStatus::Data;
+    if (held_.empty()) {
+      if (end_) return *end_;
+      cur_.reset();  // a spent chunk must not hold the sender's block while the reader waits
+      const ReadResult r = read_more();
+      if (r.status != ReadStatus::Data) return ended(r);
     }
+    held_.pop_front(cur_);
+    return ReadStatus::Data;
+  }
+  // The chunks read and not parsed yet, in order, for a data stream's per-frame path, which
+  // parses them in place and then clear()s them: filled by one vectored read when empty. Data
+  // when it holds chunks, else how the stream stands (WouldBlock, or how it ended). What is left
+  // of the current chunk comes first: take it with take_current() before.
+  ReadStatus chunks(BufChain*& out) {
+    out = &held_;
+    if (!held_.empty()) return ReadStatus::Data;
     if (end_) return *end_;
-    const ReadResult r = stream_->read(cur_);
-    if (r.status == ReadStatus::Data) [[likely]]
-      return cur_.empty() ? ReadStatus::WouldBlock : r.status;
-    return ended(r);
+    const ReadResult r = read_more();
+    return r.status == ReadStatus::Data ? r.status : ended(r);
   }
   // Moves what is left of the current chunk into out (a data stream's first payload bytes,
   // which arrived with its header); false when nothing is left. A data stream then reads its
-  // chunks straight from stream(), the per-frame path.
+  // chunks with chunks(), the per-frame path.
   bool take_current(Bytes& out) {
     if (cur_.empty()) return false;
     out = std::move(cur_);
@@ -169,6 +181,13 @@ class StreamInput {
     return r.status;
   }
   void ended_inside(const char* name);
+  // One vectored read into held_ (empty): Data when it holds chunks now.
+  ReadResult read_more() {
+    const ReadResult r = stream_->read_all(held_);
+    if (r.status == ReadStatus::Data && held_.empty()) [[unlikely]]
+      return {ReadStatus::WouldBlock};
+    return r;
+  }
 
   RecvStreamPtr stream_;
   Bytes cur_;

@@ -104,62 +104,66 @@ Status FrameParser::write(GroupProducer& group, Bytes&& payload) {
   return group.write_frame(ts_, std::move(payload));
 }
 
-Status FrameParser::feed(Bytes&& chunk, GroupProducer& group, LiteVersion v) {
-  while (!chunk.empty()) {
-    if (!in_payload_) {
-      wire::lite::FrameHeader h;
-      if (header_len_ == 0) [[likely]] {
-        auto r = wire::lite::decode_frame_header(chunk.span(), v);
-        if (r.ok()) [[likely]] {
-          h = r.value;
-          chunk.advance(r.consumed);
-        } else if (r.malformed()) {
-          return std::move(r.error);
+Status FrameParser::feed(std::span<Bytes> chunks, GroupProducer& group, LiteVersion v) {
+  for (Bytes& chunk : chunks) {
+    while (!chunk.empty()) {
+      if (!in_payload_) {
+        wire::lite::FrameHeader h;
+        if (header_len_ == 0) [[likely]] {
+          auto r = wire::lite::decode_frame_header(chunk.span(), v);
+          if (r.ok()) [[likely]] {
+            h = r.value;
+            chunk.advance(r.consumed);
+          } else if (r.malformed()) {
+            return std::move(r.error);
+          } else {
+            // A header split over chunks (NeedMore means fewer bytes than a header's maximum).
+            std::memcpy(header_, chunk.data(), chunk.size());
+            header_len_ = static_cast<uint8_t>(chunk.size());
+            break;
+          }
         } else {
-          // A header split over chunks (NeedMore means fewer bytes than a header's maximum).
-          std::memcpy(header_, chunk.data(), chunk.size());
-          header_len_ = static_cast<uint8_t>(chunk.size());
-          return {};
+          const size_t take = std::min(chunk.size(), sizeof(header_) - header_len_);
+          std::memcpy(header_ + header_len_, chunk.data(), take);
+          auto r = wire::lite::decode_frame_header({header_, header_len_ + take}, v);
+          if (r.malformed()) return std::move(r.error);
+          if (!r.ok()) {
+            header_len_ = static_cast<uint8_t>(header_len_ + take);
+            break;  // take was the whole chunk
+          }
+          chunk.advance(r.consumed - header_len_);
+          header_len_ = 0;
+          h = r.value;
         }
-      } else {
-        const size_t take = std::min(chunk.size(), sizeof(header_) - header_len_);
-        std::memcpy(header_ + header_len_, chunk.data(), take);
-        auto r = wire::lite::decode_frame_header({header_, header_len_ + take}, v);
-        if (r.malformed()) return std::move(r.error);
-        if (!r.ok()) {
-          header_len_ = static_cast<uint8_t>(header_len_ + take);
-          return {};  // take was the whole chunk
+        ts_ += static_cast<uint64_t>(h.timestamp_delta);
+        payload_left_ = h.payload_size;
+        in_payload_ = true;
+        if (payload_left_ == 0) {
+          if (Status st = write(group, Bytes()); !st) return st;
+          continue;
         }
-        chunk.advance(r.consumed - header_len_);
-        header_len_ = 0;
-        h = r.value;
+        if (chunk.empty()) break;
       }
-      ts_ += static_cast<uint64_t>(h.timestamp_delta);
-      payload_left_ = h.payload_size;
-      in_payload_ = true;
-      if (payload_left_ == 0) {
-        if (Status st = write(group, Bytes()); !st) return st;
+      if (parts_.empty() && chunk.size() == payload_left_) {
+        // The usual case: the chunk is exactly the payload (the sender wrote it as one Bytes),
+        // and it moves into the group.
+        if (Status st = write(group, std::move(chunk)); !st) return st;
+        break;
+      }
+      const size_t n = std::min<uint64_t>(chunk.size(), payload_left_);
+      if (parts_.empty() && n == payload_left_) {
+        if (Status st = write(group, chunk.slice(0, n)); !st) return st;
+        chunk.advance(n);
         continue;
       }
-      if (chunk.empty()) break;
-    }
-    if (parts_.empty() && chunk.size() == payload_left_) {
-      // The usual case: the chunk is exactly the payload (the sender wrote it as one Bytes).
-      return write(group, std::move(chunk));
-    }
-    const size_t n = std::min<uint64_t>(chunk.size(), payload_left_);
-    if (parts_.empty() && n == payload_left_) {
-      if (Status st = write(group, chunk.slice(0, n)); !st) return st;
+      parts_.push(chunk.slice(0, n));
       chunk.advance(n);
-      continue;
-    }
-    parts_.push(chunk.slice(0, n));
-    chunk.advance(n);
-    payload_left_ -= n;
-    if (payload_left_ == 0) {
-      in_payload_ = false;
-      ++frames_;
-      if (Status st = group.write_frame(ts_, parts_); !st) return st;
+      payload_left_ -= n;
+      if (payload_left_ == 0) {
+        in_payload_ = false;
+        ++frames_;
+        if (Status st = group.write_frame(ts_, parts_); !st) return st;
+      }
     }
   }
   return {};

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "model/base/buf_chain.h"
 #include "model/base/bytes.h"
@@ -37,9 +38,13 @@ class FrameEncoder {
 class FrameParser {
  public:
   void reset();
-  // Consumes all of chunk. Fails on a malformed header (the message names the field) or when
-  // the group refuses a frame (too large).
-  Status feed(Bytes&& chunk, GroupProducer& group, wire::lite::LiteVersion v);
+  // Consumes every chunk (payloads are moved out of them into the group; the caller then drops
+  // what is left). Fails on a malformed header (the message names the field) or when the group
+  // refuses a frame (too large).
+  Status feed(std::span<Bytes> chunks, GroupProducer& group, wire::lite::LiteVersion v);
+  Status feed(Bytes&& chunk, GroupProducer& group, wire::lite::LiteVersion v) {
+    return feed({&chunk, 1}, group, v);
+  }
   // True between frames (a FIN here ends the group cleanly; inside a frame it is an error).
   bool at_boundary() const { return !in_payload_ && header_len_ == 0; }
   // Frames completed since the last take_frames().

@@ -11,24 +11,26 @@ namespace stream_code = wire::lite::stream_code;
 
 FramesResult receive_frames(core::StreamInput& in, Waiter& waiter, FrameParser& parser,
                             GroupProducer& group, wire::lite::LiteVersion v) {
-  // The parser consumes each chunk whole (it keeps a split header itself). Frames that came
-  // with the header first, then chunks straight from the stream.
-  Bytes chunk;
-  RecvStream& stream = in.stream();
-  ReadResult r{ReadStatus::Data};
-  if (!in.take_current(chunk)) r = stream.read(chunk);
-  for (;; r = stream.read(chunk)) {
-    switch (r.status) {
+  // The parser consumes each chunk whole (it keeps a split header itself): the bytes that came
+  // with the stream's header first, then every chunk of each vectored read.
+  Bytes first;
+  Status parsed;
+  if (in.take_current(first)) parsed = parser.feed(std::move(first), group, v);
+  for (;;) {
+    if (!parsed) [[unlikely]] {
+      FramesResult out{FramesEnd::Bad, 0, parsed.error()};
+      // Decoding errors carry PROTOCOL_VIOLATION; a refusal by the group a data-model code.
+      out.malformed = parsed.error().code == wire::lite::session_code::kProtocolViolation;
+      return out;
+    }
+    BufChain* chunks = nullptr;
+    switch (in.chunks(chunks)) {
       case ReadStatus::Data:
-        if (Status st = parser.feed(std::move(chunk), group, v); !st) [[unlikely]] {
-          FramesResult out{FramesEnd::Bad, 0, st.error()};
-          // Decoding errors carry PROTOCOL_VIOLATION; a refusal by the group a data-model code.
-          out.malformed = st.error().code == wire::lite::session_code::kProtocolViolation;
-          return out;
-        }
+        parsed = parser.feed(chunks->mutable_chunks(), group, v);
+        chunks->clear();
         continue;
       case ReadStatus::WouldBlock:
-        waiter.wait(stream.readable());
+        waiter.wait(in.readable());
         return {FramesEnd::Pending, 0, {}};
       case ReadStatus::Fin:
         if (!parser.at_boundary()) {
@@ -38,9 +40,9 @@ FramesResult receive_frames(core::StreamInput& in, Waiter& waiter, FrameParser& 
         }
         return {FramesEnd::Fin, 0, {}};
       case ReadStatus::Reset:
-        return {FramesEnd::Reset, r.code, {}};
+        return {FramesEnd::Reset, in.code(), {}};
       case ReadStatus::Error:
-        return {FramesEnd::Failed, r.code, {}};
+        return {FramesEnd::Failed, in.code(), {}};
     }
   }
 }

@@ -29,8 +29,8 @@ Status ModelWorldCase::write_round(uint64_t round) {
       const uint64_t base = first_payload(round, p, g);
       const uint64_t first_timestamp = round * shape_.timestamps_per_round + g * shape_.frames;
       for (uint64_t k = 0; k < shape_.frames; ++k) {
-        if (Status st = group->write_frame(first_timestamp + k, payloads_.payload(base + k)); !st)
-          return st;
+        if (!group->append(first_timestamp + k, payloads_.payload(base + k))) [[unlikely]]
+          return group->write_frame(first_timestamp + k, payloads_.payload(base + k));
       }
       if (Status st = group->finish(); !st) return st;
     }

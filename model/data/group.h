@@ -150,14 +150,23 @@ class GroupProducer {
   // (data_error::kTooLarge) when the group would exceed kMaxGroupBytes. Inline: this is the
   // per-frame path (two vector appends, a byte count, a wake only when someone waits).
   Status write_frame(uint64_t timestamp, Bytes payload) {
+    const uint64_t n = payload.size();
+    if (append(timestamp, std::move(payload))) [[likely]]
+      return {};
+    return write_failed(n);
+  }
+  // write_frame() for the per-frame loops (a parser, a publisher's burst): false, with payload
+  // left as it was, where write_frame() would fail; call it then for the error. Returns no
+  // Status, whose Error the loop would build and destroy once per frame.
+  [[nodiscard]] bool append(uint64_t timestamp, Bytes&& payload) {
     detail::GroupState& s = *s_;
     const uint64_t n = payload.size();
     if (!writable(n)) [[unlikely]]
-      return write_failed(n);
+      return false;
     s.frames.push_back({timestamp, n, static_cast<uint32_t>(s.chunks.size()), n ? 1u : 0u});
     if (n) s.chunks.push_back(std::move(payload));
     appended(n);
-    return {};
+    return true;
   }
   Status write_frame(const Frame& frame) { return write_frame(frame.timestamp, frame.payload); }
   // Appends one frame made of every chunk in payload, moving them out (payload is left empty and

@@ -457,8 +457,7 @@ bool FetchRequestTask::read_data(Poll& result) {
   uint64_t outside = 0;
   const ObjectParser::Stop stop = run_fetch_objects(
       parser_, data_, state_, v, seq, outside,
-      [&](auto&& payload) { (void)g.write_frame(0, std::forward<decltype(payload)>(payload)); },
-      frames);
+      [&](auto&& payload) { append_object(g, std::forward<decltype(payload)>(payload)); }, frames);
   session_.stats().frames_received += frames;
   if (outside != 0) {
     session_.violation("fetch object: field 'group id': an object outside the fetched group " +

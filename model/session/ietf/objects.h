@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,8 @@ class ObjectParser {
   // Parses objects until the input blocks or ends. decode(span, uint64_t& payload_length,
   // bool& is_frame) -> Outcome reads one object header (a status object or an End-of-Range
   // record carries no frame); emit(Bytes&&) and emit(std::span<const Bytes>) receive each
-  // frame's payload. frames counts emitted frames.
+  // frame's payload, and must consume a Bytes (move it away, or reset it). frames counts emitted
+  // frames.
   template <class Decode, class Emit>
   Stop run(core::StreamInput& in, Decode&& decode, Emit&& emit, uint64_t& frames);
   // A FIN now would cut an object short.
@@ -118,6 +120,18 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
     }
     left_ = length;
     in_payload_ = true;
+  }
+}
+
+// emit() into a data-model group: one object's payload becomes a frame (moq-transport objects
+// carry no timestamp). A frame the group refuses (closed, or over its size) is dropped: the
+// group already says why it ended.
+template <class Payload>
+void append_object(GroupProducer& g, Payload&& payload) {
+  if constexpr (std::is_same_v<Payload&&, Bytes&&>) {
+    if (!g.append(0, std::move(payload))) payload.reset();  // consumed either way
+  } else {
+    (void)g.write_frame(0, payload);
   }
 }
 

@@ -236,8 +236,7 @@ Poll SubgroupReceiver::objects(const w::SubgroupHeader& h, Waiter& rd) {
         is_frame = length > 0 || d.value.status == w::ObjectStatus::Normal;
         return parser_.outcome(std::move(d));
       },
-      [&](auto&& payload) { (void)g.write_frame(0, std::forward<decltype(payload)>(payload)); },
-      frames);
+      [&](auto&& payload) { append_object(g, std::forward<decltype(payload)>(payload)); }, frames);
   s.stats().frames_received += frames;
   switch (stop) {
     case ObjectParser::Stop::Blocked:

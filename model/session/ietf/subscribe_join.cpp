@@ -135,13 +135,19 @@ void SubscribeRequestTask::read_join_data() {
   const ObjectParser::Stop stop = run_fetch_objects(
       join_parser_, join_data_, join_state_, v, join_group_, outside,
       [&](auto&& payload) {
-        if (!joining || outside != 0) return;  // not a join of ours: nothing to complete
+        if (!joining || outside != 0) {  // not a join of ours: nothing to complete
+          payload = {};
+          return;
+        }
         if (!join_producer_) {
           Result<GroupProducer> g = producer_.create_group(join_group_);
-          if (!g) return;
+          if (!g) {
+            payload = {};
+            return;
+          }
           join_producer_ = std::move(*g);
         }
-        (void)join_producer_.write_frame(0, std::forward<decltype(payload)>(payload));
+        append_object(join_producer_, std::forward<decltype(payload)>(payload));
       },
       frames);
   session_.stats().frames_received += frames;

@@ -147,7 +147,10 @@ Status FrameParser::feed(std::span<Bytes> chunks, GroupProducer& group, LiteVers
       if (parts_.empty() && chunk.size() == payload_left_) {
         // The usual case: the chunk is exactly the payload (the sender wrote it as one Bytes),
         // and it moves into the group.
-        if (Status st = write(group, std::move(chunk)); !st) return st;
+        if (!group.append(ts_, std::move(chunk))) [[unlikely]]
+          return write(group, std::move(chunk));  // the group's reason
+        in_payload_ = false;
+        ++frames_;
         break;
       }
       const size_t n = std::min<uint64_t>(chunk.size(), payload_left_);

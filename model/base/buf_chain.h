@@ -81,6 +81,17 @@ class BufChain {
     out.swap(f);
     pop();
   }
+  // Releases the first n chunks, which a caller parsing mutable_chunks() in place got through,
+  // and recounts the bytes of those left.
+  void drop_front_chunks(size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      chunks_[head_ + i].reset();
+    head_ += n;
+    size_ = 0;
+    for (const Bytes& b : chunks())
+      size_ += b.size();
+    if (head_ == chunks_.size()) clear();
+  }
   // Drops n bytes from the front.
   void consume(size_t n) {
     while (n > 0 && head_ < chunks_.size()) {

@@ -88,6 +88,9 @@ class StreamInput {
   ReadStatus hold(size_t max_bytes);
 
   Bytes& current() { return cur_; }
+  // An item is being decoded one chunk at a time: the current chunk or the stash holds bytes.
+  // A parser of chunks() in place must let next()/decode() finish it first.
+  bool decoding_partial() const { return !cur_.empty() || !stash_.empty(); }
   // Bytes of a partly decoded item, or of a chunk not consumed yet, remain.
   bool has_partial() const { return !cur_.empty() || !stash_.empty() || !held_.empty(); }
   uint64_t code() const { return code_; }

@@ -63,17 +63,94 @@ class ObjectParser {
   Error& error() { return error_; }
 
  private:
+  // Payload bytes of the current object from the front of c.
+  template <class Emit>
+  void payload(Bytes& c, Emit& emit, uint64_t& frames);
+  // Every object in c, which a vectored read handed over: Ok once c is consumed, NeedMore (c
+  // untouched from the split header on) or Malformed.
+  template <class Decode, class Emit>
+  DecodeStatus parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames);
+  // A decoded object header: a frame of length bytes follows (is_frame), or nothing does.
+  template <class Emit>
+  void header(uint64_t length, bool is_frame, Emit& emit, uint64_t& frames);
+
   uint64_t left_ = 0;
   bool in_payload_ = false;
   std::vector<Bytes> parts_;  // a payload split across chunks (rare)
   Error error_;
 };
 
+template <class Emit>
+void ObjectParser::payload(Bytes& c, Emit& emit, uint64_t& frames) {
+  if (parts_.empty() && c.size() == left_) {
+    emit(std::move(c));  // the common case: the chunk is exactly the payload
+  } else if (parts_.empty() && c.size() > left_) {
+    emit(c.slice(0, left_));
+    c.advance(left_);
+  } else {
+    const size_t take = c.size() < left_ ? c.size() : static_cast<size_t>(left_);
+    parts_.push_back(c.slice(0, take));
+    c.advance(take);
+    left_ -= take;
+    if (left_ > 0) return;
+    emit(std::span<const Bytes>(parts_));
+    parts_.clear();
+  }
+  in_payload_ = false;
+  ++frames;
+}
+
+template <class Emit>
+void ObjectParser::header(uint64_t length, bool is_frame, Emit& emit, uint64_t& frames) {
+  if (!is_frame) return;
+  if (length == 0) {
+    emit(Bytes());
+    ++frames;
+    return;
+  }
+  left_ = length;
+  in_payload_ = true;
+}
+
 template <class Decode, class Emit>
 ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emit&& emit,
                                      uint64_t& frames) {
+  bool split = false;  // a header in the front chunk continues in a later one
   for (;;) {
-    switch (in.fill()) {
+    if (split || in.decoding_partial()) [[unlikely]] {
+      // One chunk at a time, through the input's stash, until the split header is whole.
+      split = false;
+      switch (in.fill()) {
+        case ReadStatus::Data:
+          break;
+        case ReadStatus::WouldBlock:
+          return Stop::Blocked;
+        case ReadStatus::Fin:
+          return Stop::Fin;
+        case ReadStatus::Reset:
+          return Stop::Reset;
+        case ReadStatus::Error:
+          return Stop::Closed;
+      }
+      Bytes& c = in.current();
+      if (in_payload_) {
+        payload(c, emit, frames);
+        continue;
+      }
+      uint64_t length = 0;
+      bool is_frame = false;
+      const Outcome d =
+          in.decode([&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
+      if (d.status == DecodeStatus::NeedMore) continue;
+      if (d.status == DecodeStatus::Malformed) [[unlikely]]
+        return Stop::Malformed;
+      header(length, is_frame, emit, frames);
+      continue;
+    }
+    // Every chunk of a vectored read, parsed in place: headers decoded from the chunk itself,
+    // payloads moved or sliced out of it.
+    BufChain* chunks = nullptr;
+    switch (in.chunks(chunks)) {
       case ReadStatus::Data:
         break;
       case ReadStatus::WouldBlock:
@@ -85,42 +162,43 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
       case ReadStatus::Error:
         return Stop::Closed;
     }
-    Bytes& c = in.current();
-    if (in_payload_) {
-      if (parts_.empty() && c.size() == left_) {
-        emit(std::move(c));  // the common case: the chunk is exactly the payload
-      } else if (parts_.empty() && c.size() > left_) {
-        emit(c.slice(0, left_));
-        c.advance(left_);
-      } else {
-        const size_t take = c.size() < left_ ? c.size() : static_cast<size_t>(left_);
-        parts_.push_back(c.slice(0, take));
-        c.advance(take);
-        left_ -= take;
-        if (left_ > 0) continue;
-        emit(std::span<const Bytes>(parts_));
-        parts_.clear();
+    const std::span<Bytes> cs = chunks->mutable_chunks();
+    size_t k = 0;
+    for (; k < cs.size(); ++k) {
+      const DecodeStatus st = parse_chunk(cs[k], decode, emit, frames);
+      if (st == DecodeStatus::Ok) [[likely]]
+        continue;
+      if (st == DecodeStatus::Malformed) {
+        chunks->clear();
+        return Stop::Malformed;
       }
-      in_payload_ = false;
-      ++frames;
+      break;  // NeedMore: a header split over chunks
+    }
+    if (k == cs.size()) [[likely]] {
+      chunks->clear();
+    } else {
+      chunks->drop_front_chunks(k);  // that chunk and the rest go one at a time
+      split = true;
+    }
+  }
+}
+
+template <class Decode, class Emit>
+DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames) {
+  while (!c.empty()) {
+    if (in_payload_) {
+      payload(c, emit, frames);
       continue;
     }
     uint64_t length = 0;
     bool is_frame = false;
-    const Outcome d =
-        in.decode([&](std::span<const uint8_t> s) { return decode(s, length, is_frame); });
-    if (d.status == DecodeStatus::NeedMore) continue;
-    if (d.status == DecodeStatus::Malformed) [[unlikely]]
-      return Stop::Malformed;
-    if (!is_frame) continue;
-    if (length == 0) {
-      emit(Bytes());
-      ++frames;
-      continue;
-    }
-    left_ = length;
-    in_payload_ = true;
+    const Outcome d = decode(c.span(), length, is_frame);
+    if (d.status != DecodeStatus::Ok) [[unlikely]]
+      return d.status;
+    c.advance(d.consumed);
+    header(length, is_frame, emit, frames);
   }
+  return DecodeStatus::Ok;
 }
 
 // emit() into a data-model group: one object's payload becomes a frame (moq-transport objects

@@ -81,7 +81,7 @@ class ObjectParser {
 };
 
 template <class Emit>
-void ObjectParser::payload(Bytes& c, Emit& emit, uint64_t& frames) {
+[[gnu::always_inline]] inline void ObjectParser::payload(Bytes& c, Emit& emit, uint64_t& frames) {
   if (parts_.empty() && c.size() == left_) {
     emit(std::move(c));  // the common case: the chunk is exactly the payload
   } else if (parts_.empty() && c.size() > left_) {

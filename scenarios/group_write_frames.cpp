@@ -97,8 +97,8 @@ class GroupWriteFrames final : public harness::Case {
     if (!group) return group.error();
     const uint64_t base = (round % kDistinctRounds) * frames_;
     for (uint64_t k = 0; k < frames_; ++k) {
-      if (Status st = group->write_frame(round * frames_ + k, payloads_.payload(base + k)); !st)
-        return st;
+      if (!group->append(round * frames_ + k, payloads_.payload(base + k))) [[unlikely]]
+        return group->write_frame(round * frames_ + k, payloads_.payload(base + k));
       if ((k + 1) % batch_ == 0) {
         if (Status st = settle(executor_, "writing"); !st) return st;
       }

@@ -28,15 +28,16 @@ class BufChain {
     chunks_.push_back(std::move(b));
   }
   // Moves every chunk of from to the back of this chain and leaves from empty. An empty chain
-  // with at least as much storage as from takes from's storage whole and gives its own in
-  // exchange: a queue handed along this way costs nothing per chunk. The storage from gets back
-  // is never smaller than what it grew to, so a chain that fills up each round does not grow
-  // again; the chains along one path end up with equal storage after the first rounds, and from
-  // then on every hand-over is an exchange.
+  // takes from's storage whole and gives its own in exchange, first growing its own to the size
+  // of from's if it is smaller: a queue handed along this way costs nothing per chunk, and no
+  // chain ever gets back less storage than it had, so chains that exchange storage every round
+  // stop allocating once each has grown to the largest (after the first rounds).
   void take_all(BufChain& from) {
     if (from.empty()) return;
-    if (empty() && chunks_.capacity() >= from.chunks_.capacity()) [[likely]] {
+    if (empty()) [[likely]] {
       chunks_.clear();
+      if (chunks_.capacity() < from.chunks_.capacity()) [[unlikely]]
+        chunks_.reserve(from.chunks_.capacity());
       chunks_.swap(from.chunks_);
       std::swap(head_, from.head_);
       size_ = from.size_;
@@ -132,7 +133,7 @@ class BufChain {
         [[unlikely]]
       compact();
   }
-  // take_all() onto chunks, or from a chain with more storage: chunk by chunk.
+  // take_all() onto chunks: chunk by chunk.
   [[gnu::noinline]] void append_moved(BufChain& from) {
     for (Bytes& b : from.mutable_chunks())
       push(std::move(b));

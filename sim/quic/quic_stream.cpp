@@ -383,7 +383,10 @@ ReadResult detail::QRecvHalf::read(Bytes& chunk, size_t max) {
 ReadResult detail::QRecvHalf::read_all(BufChain& chunks) {
   QStream& s = *s_;
   QuicConnection* c = s.conn;
-  if (!c || s.recv_stopped || s.inbox.empty()) return RecvStream::read_all(chunks);
+  if (!c || s.recv_stopped || s.inbox.empty()) {
+    Bytes none;  // nothing to move: read() says why (would block, ended, failed)
+    return read(none, SIZE_MAX);
+  }
   uint64_t n = 0;
   while (!s.inbox.empty()) {
     Bytes b = s.inbox.pop_front();

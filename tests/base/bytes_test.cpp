@@ -124,6 +124,23 @@ TEST(BufChain, TakeAllKeepsOrderAndEmptiesTheSource) {
   EXPECT_EQ(a.share_count(), 2u);  // moved, not copied: the chain and a
 }
 
+TEST(BufChain, TakeAllLeavesNeitherSideWithLessStorage) {
+  Bytes b = Bytes::copy(std::string_view("x"));
+  BufChain small, big;
+  for (int i = 0; i < 40; ++i)
+    big.push(b);
+  const size_t big_capacity = big.capacity();
+  small.take_all(big);  // an empty chain with less storage grows first, then they exchange
+  EXPECT_EQ(small.chunk_count(), 40u);
+  EXPECT_GE(big.capacity(), big_capacity);
+  EXPECT_GE(small.capacity(), big_capacity);
+  big.push(b);
+  big.take_all(small);  // onto a chunk already there: moved one by one
+  EXPECT_EQ(big.chunk_count(), 41u);
+  EXPECT_TRUE(small.empty());
+  EXPECT_GE(small.capacity(), big_capacity);
+}
+
 TEST(BufChain, AQueueConsumedWhileItIsWrittenStopsGrowing) {
   // A stream queue that never drains: one chunk in, one out, with a backlog of 10.
   BufChain queue;

@@ -49,19 +49,20 @@ class StreamInput {
   void clear();
 
   // Makes the current chunk non-empty: Data, or WouldBlock / Fin / Reset / Error (code()).
-  // Inline: a data stream calls it once per chunk.
-  // The transport is read with one vectored read per wake-up (into held_, the chunks read and
-  // not parsed yet), not one read per chunk.
+  // Control messages and headers read one chunk per read, which is what their streams carry (a
+  // vectored read costs more for a single chunk); chunks a data stream's vectored read left
+  // unparsed (chunks()) come first.
   ReadStatus fill() {
     if (!cur_.empty()) return ReadStatus::Data;
-    if (held_.empty()) {
-      if (end_) return *end_;
-      cur_.reset();  // a spent chunk must not hold the sender's block while the reader waits
-      const ReadResult r = read_more();
-      if (r.status != ReadStatus::Data) return ended(r);
+    if (!held_.empty()) {
+      held_.pop_front(cur_);
+      return ReadStatus::Data;
     }
-    held_.pop_front(cur_);
-    return ReadStatus::Data;
+    if (end_) return *end_;
+    const ReadResult r = stream_->read(cur_);
+    if (r.status == ReadStatus::Data) [[likely]]
+      return cur_.empty() ? ReadStatus::WouldBlock : r.status;
+    return ended(r);
   }
   // The chunks read and not parsed yet, in order, for a data stream's per-frame path, which
   // parses them in place and then clear()s them: filled by one vectored read when empty. Data

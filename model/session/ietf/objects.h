@@ -205,7 +205,7 @@ DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uin
 // carry no timestamp). A frame the group refuses (closed, or over its size) is dropped: the
 // group already says why it ended.
 template <class Payload>
-void append_object(GroupProducer& g, Payload&& payload) {
+[[gnu::always_inline]] inline void append_object(GroupProducer& g, Payload&& payload) {
   if constexpr (std::is_same_v<Payload&&, Bytes&&>) {
     if (!g.append(0, std::move(payload))) payload.reset();  // consumed either way
   } else {

@@ -70,6 +70,21 @@ class ObjectParser {
   // untouched from the split header on) or Malformed.
   template <class Decode, class Emit>
   DecodeStatus parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames);
+  // Why a read that brought no data stops run().
+  static Stop stop_for(ReadStatus r) {
+    switch (r) {
+      case ReadStatus::WouldBlock:
+        return Stop::Blocked;
+      case ReadStatus::Fin:
+        return Stop::Fin;
+      case ReadStatus::Reset:
+        return Stop::Reset;
+      case ReadStatus::Data:  // not a stop; run() never asks
+      case ReadStatus::Error:
+        break;
+    }
+    return Stop::Closed;
+  }
   // A decoded object header: a frame of length bytes follows (is_frame), or nothing does.
   template <class Emit>
   void header(uint64_t length, bool is_frame, Emit& emit, uint64_t& frames);
@@ -120,18 +135,7 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
     if (split || in.decoding_partial()) [[unlikely]] {
       // One chunk at a time, through the input's stash, until the split header is whole.
       split = false;
-      switch (in.fill()) {
-        case ReadStatus::Data:
-          break;
-        case ReadStatus::WouldBlock:
-          return Stop::Blocked;
-        case ReadStatus::Fin:
-          return Stop::Fin;
-        case ReadStatus::Reset:
-          return Stop::Reset;
-        case ReadStatus::Error:
-          return Stop::Closed;
-      }
+      if (const ReadStatus r = in.fill(); r != ReadStatus::Data) return stop_for(r);
       Bytes& c = in.current();
       if (in_payload_) {
         payload(c, emit, frames);
@@ -150,18 +154,7 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
     // Every chunk of a vectored read, parsed in place: headers decoded from the chunk itself,
     // payloads moved or sliced out of it.
     BufChain* chunks = nullptr;
-    switch (in.chunks(chunks)) {
-      case ReadStatus::Data:
-        break;
-      case ReadStatus::WouldBlock:
-        return Stop::Blocked;
-      case ReadStatus::Fin:
-        return Stop::Fin;
-      case ReadStatus::Reset:
-        return Stop::Reset;
-      case ReadStatus::Error:
-        return Stop::Closed;
-    }
+    if (const ReadStatus r = in.chunks(chunks); r != ReadStatus::Data) return stop_for(r);
     const std::span<Bytes> cs = chunks->mutable_chunks();
     size_t k = 0;
     for (; k < cs.size(); ++k) {

@@ -518,6 +518,33 @@ TEST(Utf8, Rfc3629Ranges) {
   }
 }
 
+// The checker skips ASCII eight bytes at a time: a bad or cut character gives the same verdict
+// at every offset from the start, inside or after a run of ASCII.
+TEST(Utf8, VerdictsHoldAtEveryOffsetInsideAscii) {
+  using detail::is_valid_utf8;
+  using detail::is_valid_utf8_prefix;
+  const auto text = [](const Buf& b) {
+    return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  };
+  for (size_t lead = 0; lead <= 17; ++lead) {
+    const std::string ascii(lead, 'a');
+    const std::string tail(9, 'z');
+    for (const char* ok : {"c2 80", "f4 8f bf bf", "e6 97 a5"}) {
+      EXPECT_TRUE(is_valid_utf8(ascii + text(hex(ok)) + tail)) << lead << " " << ok;
+      EXPECT_TRUE(is_valid_utf8(ascii + text(hex(ok)))) << lead << " " << ok;
+    }
+    for (const char* bad : {"80", "c0 80", "ed a0 80", "f5 80 80 80", "ff", "c2 41"}) {
+      EXPECT_FALSE(is_valid_utf8(ascii + text(hex(bad)) + tail)) << lead << " " << bad;
+      EXPECT_FALSE(is_valid_utf8_prefix(ascii + text(hex(bad)))) << lead << " " << bad;
+    }
+    for (const char* cut : {"c2", "f0 9f 8e"}) {
+      EXPECT_FALSE(is_valid_utf8(ascii + text(hex(cut)))) << lead << " " << cut;
+      EXPECT_TRUE(is_valid_utf8_prefix(ascii + text(hex(cut)))) << lead << " " << cut;
+    }
+    EXPECT_TRUE(is_valid_utf8(ascii + tail)) << lead;
+  }
+}
+
 TEST(DecodeRules, PartlyArrivedFieldsThatCannotBecomeValidAreMalformedAtOnce) {
   for (LiteVersion v : kVersions) {
     // TRACK of 10 bytes whose 8-byte path starts with 0xFF: doomed before the rest arrives.

@@ -1,6 +1,7 @@
 #include "model/wire/lite/detail/utf8.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace moq::wire::lite::detail {
@@ -14,6 +15,12 @@ bool check_utf8(std::string_view text, bool allow_cut) {
   const auto* p = reinterpret_cast<const uint8_t*>(text.data());
   const auto* end = p + text.size();
   while (p < end) {
+    // Names are mostly ASCII: eight bytes at a time while no byte has its high bit set (a FETCH
+    // or SUBSCRIBE checks two names; byte by byte this was about half of decoding one).
+    uint64_t word;
+    while (end - p >= 8 && (std::memcpy(&word, p, 8), (word & 0x8080808080808080ULL) == 0))
+      p += 8;
+    if (p == end) break;
     const uint8_t c = *p;
     if (c < 0x80) {
       ++p;

@@ -121,7 +121,7 @@ class Congested final : public harness::Case {
       r.frame_latency.reserve(most);
       r.group_latency.reserve(ArrivalViewer::kSlots + 2);
       r.frames.reserve(most);
-      r.log.reserve(most, most);
+      r.log.reserve(most);
       Result<TrackConsumer> sub = world_.as(
           Role::kViewer, [&] { return viewers[v].session->subscribe(pub.path, "video", prefs); });
       if (!sub) return Error{0, "viewer " + std::to_string(v) + ": " + sub.error().message};

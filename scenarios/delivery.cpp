@@ -75,7 +75,7 @@ class Delivery final : public harness::Case {
         subscriptions_[v * shape_.watch + k] = std::move(*sub);
       }
       const uint64_t frames = shape_.watch * shape_.burst * frames_per_round();
-      viewers[v].log.reserve(frames, frames);
+      viewers[v].log.reserve(frames);
     }
     writers_.resize(total);
     if (Status st = world_.settle("subscribing"); !st) return st;

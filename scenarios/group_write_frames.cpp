@@ -84,7 +84,7 @@ class GroupWriteFrames final : public harness::Case {
     TrackInfo info;
     info.cache.max_groups = 1;
     track_ = TrackProducer::create("video", clock_, info);
-    log_.reserve(frames_, frames_);
+    log_.reserve(frames_);
     reader_ = &scope_.spawn<TrackReader>(executor_, track_.consume(), log_);
     probe_.set_executor(&executor_);
     return settle(executor_, "setup");

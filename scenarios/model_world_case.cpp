@@ -13,7 +13,7 @@ Status ModelWorldCase::build_world() {
   if (Status st = world_.build(config_); !st) return st;
   const uint64_t frames_per_round = shape_.groups * shape_.frames;
   for (ModelViewer& v : world_.viewers())
-    v.log.reserve(frames_per_round, frames_per_round);
+    v.log.reserve(frames_per_round);
   first_sequences_.resize(world_.publishers().size());
   return {};
 }

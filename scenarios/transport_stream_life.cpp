@@ -21,7 +21,7 @@ class TransportStreamLife final : public harness::Case {
 
   Status setup() override {
     if (!bench_.pair.client) return Error{0, "make_pair failed"};
-    log_.reserve(streams_, streams_);
+    log_.reserve(streams_);
     probe_.set_executor(&bench_.ex);
     probe_.watch(*bench_.pair.client);
     probe_.watch(*bench_.pair.server);

@@ -42,7 +42,7 @@ class TransportWriteRead final : public harness::Case {
     const harness::PayloadSource source(chunk_size_, kDistinctRounds * writes_);
     for (uint64_t i = 0; i < kDistinctRounds * writes_; ++i)
       chunks_.push_back(source.payload(i));
-    log_.reserve(writes_, writes_);
+    log_.reserve(writes_);
     probe_.set_executor(&bench_.ex);
     probe_.watch(*bench_.pair.client);
     probe_.watch(*bench_.pair.server);

@@ -56,15 +56,22 @@ void DeliveryCombiner::add(const RoundDelivery& d) {
   fnv_.add_u64(d.hash);
 }
 
-void DeliveryLog::reserve(size_t frames, size_t chunks) {
-  chunk_counts_.reserve(frames);
-  chunks_.reserve(chunks);
+void DeliveryLog::record_other_shape(std::span<const Bytes> chunks) {
+  other_shapes_.push_back({frames_, static_cast<uint32_t>(chunks.size())});
+  ++frames_;
+  for (const Bytes& c : chunks) {
+    bytes_ += c.size();
+    chunks_.push_back(c);
+  }
 }
 
 RoundDelivery DeliveryLog::delivery() const {
   DeliveryHasher h;
   size_t next = 0;
-  for (uint32_t count : chunk_counts_) {
+  auto other = other_shapes_.begin();
+  for (uint64_t frame = 0; frame < frames_; ++frame) {
+    size_t count = 1;
+    if (other != other_shapes_.end() && other->frame == frame) count = (other++)->chunk_count;
     h.add_frame(std::span<const Bytes>(chunks_.data() + next, count));
     next += count;
   }

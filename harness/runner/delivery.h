@@ -3,8 +3,8 @@
 // skipped or reordered work cannot pass for a speed-up.
 //
 // Cost split. A viewer records each frame it reads into its DeliveryLog inside the measured round:
-// that is a few pushes of payload references (refcount increments, no copy) into storage
-// reserved at setup, about ten instructions per frame. Hashing the payload bytes (XXH3, a
+// that is a push of a payload reference (a refcount increment, no copy) into storage reserved at
+// setup, about ten instructions per frame. Hashing the payload bytes (XXH3, a
 // fraction of an instruction per byte) happens after the round, outside the measured region, when
 // the runner asks the case what it delivered.
 #pragma once
@@ -96,40 +96,50 @@ class DeliveryCombiner {
 };
 
 // What one viewer read in the current round, kept by reference until the round is checked.
+// A frame of one chunk (the usual frame) costs a count, a byte sum and one reference pushed;
+// frames of other shapes (several chunks, or none) also note their chunk count on the side.
 class DeliveryLog {
  public:
-  // Reserves room for this many frames and payload chunks per round, so recording allocates
-  // nothing in steady state.
-  void reserve(size_t frames, size_t chunks);
+  // Reserves room for this many payload chunks per round (one per frame of one chunk), so
+  // recording allocates nothing in steady state.
+  void reserve(size_t chunks) { chunks_.reserve(chunks); }
   // Drops the previous round's references (outside the measured region).
   void clear() {
-    chunk_counts_.clear();
     chunks_.clear();
+    other_shapes_.clear();
+    frames_ = 0;
     bytes_ = 0;
   }
 
   // Records one delivered frame made of these payload chunks, in delivery order.
   void record(std::span<const Bytes> chunks) {
-    chunk_counts_.push_back(static_cast<uint32_t>(chunks.size()));
-    for (const Bytes& c : chunks) {
-      bytes_ += c.size();
-      chunks_.push_back(c);
+    if (chunks.size() == 1) [[likely]] {
+      record(chunks[0]);
+    } else {
+      record_other_shape(chunks);
     }
   }
   void record(const Bytes& payload) {
-    chunk_counts_.push_back(1);
+    ++frames_;
     bytes_ += payload.size();
     chunks_.push_back(payload);
   }
 
-  uint64_t frames() const { return chunk_counts_.size(); }
+  uint64_t frames() const { return frames_; }
   uint64_t bytes() const { return bytes_; }
   // Hashes what was recorded (DeliveryHasher rules).
   RoundDelivery delivery() const;
 
  private:
-  std::vector<uint32_t> chunk_counts_;  // per frame, how many of chunks_ it spans
+  struct OtherShape {
+    uint64_t frame;        // its index in delivery order
+    uint32_t chunk_count;  // not 1
+  };
+  [[gnu::noinline]] void record_other_shape(std::span<const Bytes> chunks);
+
   std::vector<Bytes> chunks_;
+  std::vector<OtherShape> other_shapes_;  // in frame order
+  uint64_t frames_ = 0;
   uint64_t bytes_ = 0;
 };
 

@@ -60,7 +60,7 @@ TEST(DeliveryTest, KnownValue) {
 TEST(DeliveryTest, LogHashesLikeTheHasherWhateverTheChunking) {
   Bytes whole = text("hello world");
   DeliveryLog log;
-  log.reserve(4, 8);
+  log.reserve(8);
   Bytes parts[] = {whole.slice(0, 5), whole.slice(5)};
   log.record(std::span<const Bytes>(parts, 2));
   log.record(text("!"));
@@ -72,6 +72,39 @@ TEST(DeliveryTest, LogHashesLikeTheHasherWhateverTheChunking) {
   EXPECT_EQ(log.delivery(), h.result());
   log.clear();
   EXPECT_EQ(log.delivery(), DeliveryHasher().result());
+}
+
+// Frames of one chunk are recorded without a chunk count; frames of none or several note theirs
+// on the side. Any mix, in any order, hashes as the hasher does frame by frame.
+TEST(DeliveryTest, LogKeepsFrameBoundariesOfEveryShape) {
+  Bytes whole = text("abcdefgh");
+  Bytes three[] = {whole.slice(0, 2), whole.slice(2, 3), whole.slice(5)};
+  DeliveryLog log;
+  log.reserve(2);  // fewer than recorded: the log grows
+  log.record(std::span<const Bytes>());  // no chunks: an empty frame
+  log.record(text("x"));
+  log.record(std::span<const Bytes>(three, 3));
+  log.record(text("y"));
+  log.record(std::span<const Bytes>(three, 2));
+  DeliveryHasher h;
+  h.add_frame(std::span<const Bytes>());
+  h.add_frame(text("x"));
+  h.add_frame(whole);
+  h.add_frame(text("y"));
+  h.add_frame(whole.slice(0, 5));
+  EXPECT_EQ(log.frames(), 5u);
+  EXPECT_EQ(log.bytes(), 15u);
+  EXPECT_EQ(log.delivery(), h.result());
+  // The same chunks cut at other frame boundaries hash differently.
+  DeliveryLog moved;
+  moved.record(std::span<const Bytes>());
+  moved.record(text("x"));
+  moved.record(std::span<const Bytes>(three, 2));
+  moved.record(three[2]);
+  moved.record(text("y"));
+  moved.record(std::span<const Bytes>(three, 2));
+  EXPECT_EQ(moved.bytes(), log.bytes());
+  EXPECT_NE(moved.delivery(), log.delivery());
 }
 
 TEST(DeliveryTest, CombinerIsOrderSensitive) {

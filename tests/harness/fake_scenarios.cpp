@@ -13,7 +13,7 @@ class FakeCase final : public Case {
  public:
   explicit FakeCase(const FakeBehaviour& b) : b_(b), payloads_(8, 64) {
     held_.reserve(b.allocs_per_round);
-    log_.reserve(b.frames_per_round, b.frames_per_round);
+    log_.reserve(b.frames_per_round);
   }
   ~FakeCase() override { release(); }
 

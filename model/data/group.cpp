@@ -128,6 +128,10 @@ Status GroupProducer::write_failed(uint64_t n) const {
 Status GroupProducer::write_frame(uint64_t timestamp, BufChain& payload) {
   const uint64_t n = payload.size();
   if (!writable(n)) return write_failed(n);
+  if (payload.chunk_count() == 1) {  // stored as a frame of one chunk
+    (void)append(timestamp, payload.take_front(SIZE_MAX));
+    return {};
+  }
   detail::GroupState& s = *s_;
   const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;
@@ -136,25 +140,30 @@ Status GroupProducer::write_frame(uint64_t timestamp, BufChain& payload) {
     ++count;
   }
   payload.clear();
-  s.frames.push_back({timestamp, n, first, count});
+  s.frames.push_back({timestamp, n, Bytes(), first, count});
   appended(n);
   return {};
 }
 
 Status GroupProducer::write_frame(uint64_t timestamp, std::span<const Bytes> chunks) {
   uint64_t n = 0;
-  for (const Bytes& c : chunks)
-    n += c.size();
-  if (!writable(n)) return write_failed(n);
-  detail::GroupState& s = *s_;
-  const auto first = static_cast<uint32_t>(s.chunks.size());
   uint32_t count = 0;
   for (const Bytes& c : chunks) {
-    if (c.empty()) continue;
-    s.chunks.push_back(c);
-    ++count;
+    n += c.size();
+    count += c.empty() ? 0 : 1;
   }
-  s.frames.push_back({timestamp, n, first, count});
+  if (!writable(n)) return write_failed(n);
+  if (count == 1) {  // stored as a frame of one chunk
+    for (const Bytes& c : chunks)
+      if (!c.empty()) (void)append(timestamp, Bytes(c));
+    return {};
+  }
+  detail::GroupState& s = *s_;
+  const auto first = static_cast<uint32_t>(s.chunks.size());
+  for (const Bytes& c : chunks) {
+    if (!c.empty()) s.chunks.push_back(c);
+  }
+  s.frames.push_back({timestamp, n, Bytes(), first, count});
   appended(n);
   return {};
 }

@@ -58,10 +58,13 @@ struct CacheAccount {
 // Evicts old groups until the account is within budget (defined with the track).
 void cache_over_budget(CacheAccount& account);
 
+// One frame. A frame of one chunk (the usual frame) keeps it here, so that writing it is one
+// vector append; a frame of none or several keeps its chunks in GroupState::chunks.
 struct FrameEntry {
   uint64_t timestamp;
   uint64_t size;
-  uint32_t first_chunk;  // index into GroupState::chunks
+  Bytes payload;         // the chunk of a frame of one chunk; else empty
+  uint32_t first_chunk;  // a frame of several chunks: index of the first in GroupState::chunks
   uint32_t chunk_count;
 };
 
@@ -79,7 +82,8 @@ class GroupState {
 
   FrameView view(size_t i) const {
     const FrameEntry& e = frames[i];
-    return FrameView{e.timestamp, e.size, {chunks.data() + e.first_chunk, e.chunk_count}};
+    const Bytes* first = e.chunk_count == 1 ? &e.payload : chunks.data() + e.first_chunk;
+    return FrameView{e.timestamp, e.size, {first, e.chunk_count}};
   }
 
   uint32_t refs = 0;
@@ -87,7 +91,7 @@ class GroupState {
   GroupStatus status = GroupStatus::Open;
   uint64_t bytes = 0;  // payload bytes of all frames
   std::vector<FrameEntry> frames;
-  std::vector<Bytes> chunks;
+  std::vector<Bytes> chunks;  // the chunks of frames of several chunks
   Error error;  // why it aborted
   WaitList readable{"group frames"};
   WaitList closed{"group closed"};
@@ -148,7 +152,7 @@ class GroupProducer {
 
   // Appends a frame. Fails (data_error::kClosed) once the group is finished or aborted, and
   // (data_error::kTooLarge) when the group would exceed kMaxGroupBytes. Inline: this is the
-  // per-frame path (two vector appends, a byte count, a wake only when someone waits).
+  // per-frame path (one vector append, a byte count, a wake only when someone waits).
   Status write_frame(uint64_t timestamp, Bytes payload) {
     const uint64_t n = payload.size();
     if (append(timestamp, std::move(payload))) [[likely]]
@@ -163,8 +167,8 @@ class GroupProducer {
     const uint64_t n = payload.size();
     if (!writable(n)) [[unlikely]]
       return false;
-    s.frames.push_back({timestamp, n, static_cast<uint32_t>(s.chunks.size()), n ? 1u : 0u});
-    if (n) s.chunks.push_back(std::move(payload));
+    // A zero-length payload is stored too (a frame of no chunks: view() shows none).
+    s.frames.push_back({timestamp, n, std::move(payload), 0, n ? 1u : 0u});
     appended(n);
     return true;
   }

@@ -238,6 +238,44 @@ TEST(Group, MovedProducerKeepsTheGroupOpen) {
   EXPECT_EQ(c.status(), GroupStatus::Finished);
 }
 
+// A frame of one chunk is stored beside its entry, whichever write made it: from a chain of one
+// chunk, from a span whose other parts are empty, or from one Bytes. Frames of several chunks
+// keep theirs in the group's chunk list; both kinds read back in order.
+TEST(Group, OneChunkFramesFromEveryWriteReadBackBesideSeveralChunkFrames) {
+  GroupProducer g = GroupProducer::create(2);
+  Bytes whole = text_bytes("abcdef");
+  BufChain one;
+  one.push(whole.slice(0, 2));
+  ASSERT_TRUE(g.write_frame(1, one));
+  EXPECT_TRUE(one.empty());
+  std::vector<Bytes> padded{Bytes(), whole.slice(2, 1), Bytes()};
+  ASSERT_TRUE(g.write_frame(2, std::span<const Bytes>(padded)));
+  std::vector<Bytes> three{whole.slice(0, 1), whole.slice(1, 2), whole.slice(3)};
+  ASSERT_TRUE(g.write_frame(3, std::span<const Bytes>(three)));
+  ASSERT_TRUE(g.write_frame(4, whole.slice(5)));
+
+  GroupConsumer c = g.consume();
+  const std::vector<std::pair<size_t, std::string>> expected{
+      {1, "ab"}, {1, "c"}, {3, "abcdef"}, {1, "f"}};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    FrameView f;
+    ASSERT_EQ(c.next(f), Next::Ready) << i;
+    EXPECT_EQ(f.timestamp, i + 1);
+    EXPECT_EQ(f.chunks.size(), expected[i].first) << i;
+    EXPECT_EQ(text(f), expected[i].second) << i;
+    EXPECT_EQ(f.size, expected[i].second.size()) << i;
+  }
+  padded.clear();
+  three.clear();
+  EXPECT_EQ(whole.share_count(), 1u + 1 + 1 + 3 + 1);  // ours and one per stored chunk
+
+  // A refused write of one chunk leaves the chain as it was.
+  ASSERT_TRUE(g.finish());
+  one.push(whole.slice(0, 1));
+  EXPECT_FALSE(g.write_frame(5, one));
+  EXPECT_EQ(one.size(), 1u);
+}
+
 TEST(Group, FinishTwiceFails) {
   GroupProducer g = GroupProducer::create(0);
   ASSERT_TRUE(g.finish());

@@ -2,6 +2,7 @@
 // slicing it never copies payload. Refcounts are not atomic: the stack is single-threaded.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -88,6 +89,12 @@ class Bytes {
     return Bytes(block_, data_ + offset, length);
   }
   Bytes slice(size_t offset) const { return slice(offset, size_ > offset ? size_ - offset : 0); }
+  // slice() of a range the caller knows lies within this view (an encoder cutting the headers
+  // it wrote at the lengths it wrote): no clamping; checked in debug builds.
+  Bytes sub(size_t offset, size_t length) const {
+    assert(offset <= size_ && length <= size_ - offset);
+    return Bytes(block_, data_ + offset, length);
+  }
   // Drops the first n bytes of this view (clamped).
   void advance(size_t n) {
     if (n > size_) n = size_;

@@ -31,6 +31,7 @@ void GroupState::recycle(uint64_t seq) {
   sequence = seq;
   status = GroupStatus::Open;
   bytes = 0;
+  write_room = kMaxGroupBytes + 1;
   frames.clear();
   chunks.clear();  // releases payload references now, keeps capacity
   error.code = 0;
@@ -176,6 +177,7 @@ Status GroupProducer::finish() {
                      (s.status == GroupStatus::Finished ? "finished" : "aborted")};
   }
   s.status = GroupStatus::Finished;
+  s.write_room = 0;
   s.readable.notify_all();
   s.closed.notify_all();
   return {};
@@ -185,6 +187,7 @@ void GroupProducer::abort(Error reason) {
   detail::GroupState& s = *s_;
   if (s.status != GroupStatus::Open) return;
   s.status = GroupStatus::Aborted;
+  s.write_room = 0;
   s.error = std::move(reason);
   s.readable.notify_all();
   s.closed.notify_all();

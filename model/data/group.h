@@ -90,6 +90,10 @@ class GroupState {
   uint64_t sequence = 0;
   GroupStatus status = GroupStatus::Open;
   uint64_t bytes = 0;  // payload bytes of all frames
+  // One more than the bytes a frame may still add while the group is open (kMaxGroupBytes -
+  // bytes + 1), 0 once it is closed: a frame of n bytes may be appended when n < write_room, one
+  // compare on the per-frame path.
+  uint64_t write_room = kMaxGroupBytes + 1;
   std::vector<FrameEntry> frames;
   std::vector<Bytes> chunks;  // the chunks of frames of several chunks
   Error error;  // why it aborted
@@ -193,13 +197,14 @@ class GroupProducer {
   void detach();
   // True when a frame of n bytes may be appended.
   bool writable(uint64_t n) const {
-    return s_->status == GroupStatus::Open && n <= kMaxGroupBytes - s_->bytes;
+    return n < s_->write_room;
   }
   // The error for a write that writable() refused; out of line so the fast path stays small.
   [[gnu::cold, gnu::noinline]] Status write_failed(uint64_t n) const;
   void appended(uint64_t n) {
     detail::GroupState& s = *s_;
     s.bytes += n;
+    s.write_room -= n;
     if (detail::CacheAccount* c = s.cache) {
       c->cached_bytes += n;
       if (c->cached_bytes > c->max_bytes) detail::cache_over_budget(*c);

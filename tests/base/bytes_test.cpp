@@ -18,6 +18,22 @@ TEST(Bytes, SliceSharesWithoutCopy) {
   EXPECT_TRUE(b.slice(50).empty());
 }
 
+// sub() is slice() without the clamping, for ranges known to lie within the view: the same bytes
+// and sharing at every in-range offset, including the empty ends.
+TEST(Bytes, SubMatchesSliceWithinRange) {
+  Bytes b = Bytes::copy(std::string_view("hello"));
+  for (size_t off = 0; off <= b.size(); ++off) {
+    for (size_t len = 0; off + len <= b.size(); ++len) {
+      Bytes s = b.sub(off, len);
+      EXPECT_EQ(s.view(), b.slice(off, len).view()) << off << " " << len;
+      EXPECT_EQ(s.data(), b.data() + off);
+    }
+  }
+  Bytes tail = b.sub(1, 4);
+  EXPECT_EQ(b.share_count(), 2u);
+  EXPECT_EQ(tail.sub(2, 2).view(), "lo");
+}
+
 TEST(Bytes, CopyAndMoveKeepCounts) {
   Bytes a = Bytes::copy(std::string_view("x"));
   Bytes b = a;

@@ -265,7 +265,7 @@ size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, s
     const Bytes headers = arena.commit(static_cast<size_t>(p - base));
     size_t at = 0;
     for (size_t j = 0; j < k; ++j) {
-      chain.push(headers.slice(at, ends[j] - at));
+      chain.push(headers.sub(at, ends[j] - at));
       at = ends[j];
       g.frame(i + j).append_to(chain);
     }

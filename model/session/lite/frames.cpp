@@ -78,7 +78,7 @@ Result<size_t> FrameEncoder::append(GroupConsumer& group, size_t end, LiteVersio
     // Pass 2: header slice, then payload references, per frame.
     size_t offset = 0;
     for (size_t k = 0; k < batch; ++k) {
-      out.push(headers.slice(offset, lengths[k]));
+      out.push(headers.sub(offset, lengths[k]));
       offset += lengths[k];
       group.frame(i + k).append_to(out);
     }

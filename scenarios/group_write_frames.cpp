@@ -93,17 +93,20 @@ class GroupWriteFrames final : public harness::Case {
   void prepare_round(uint64_t /*round*/) override { log_.clear(); }
 
   Status run_round(uint64_t round) override {
-    Result<GroupProducer> group = track_.append_group();
-    if (!group) return group.error();
+    Result<GroupProducer> made = track_.append_group();
+    if (!made) return made.error();
+    GroupProducer& group = *made;
     const uint64_t base = (round % kDistinctRounds) * frames_;
+    uint64_t until_settle = batch_;
     for (uint64_t k = 0; k < frames_; ++k) {
-      if (!group->append(round * frames_ + k, payloads_.payload(base + k))) [[unlikely]]
-        return group->write_frame(round * frames_ + k, payloads_.payload(base + k));
-      if ((k + 1) % batch_ == 0) {
+      if (!group.append(round * frames_ + k, payloads_.payload(base + k))) [[unlikely]]
+        return group.write_frame(round * frames_ + k, payloads_.payload(base + k));
+      if (--until_settle == 0) {
+        until_settle = batch_;
         if (Status st = settle(executor_, "writing"); !st) return st;
       }
     }
-    if (Status st = group->finish(); !st) return st;
+    if (Status st = group.finish(); !st) return st;
     if (Status st = settle(executor_, "finishing the group"); !st) return st;
     if (!reader_->failure().empty()) return Error{0, "reader: " + reader_->failure()};
     return {};

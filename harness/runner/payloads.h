@@ -21,7 +21,8 @@ class PayloadSource {
 
   // The payload of index i: frame_size bytes.
   Bytes payload(uint64_t i) const {
-    return block_.slice(static_cast<size_t>(i % distinct_) * kStride, frame_size_);
+    if (i >= distinct_) i %= distinct_;  // rounds ask for indices below distinct
+    return block_.sub(static_cast<size_t>(i) * kStride, frame_size_);
   }
   size_t frame_size() const { return frame_size_; }
 

@@ -172,7 +172,7 @@ class GroupProducer {
     if (!writable(n)) [[unlikely]]
       return false;
     // A zero-length payload is stored too (a frame of no chunks: view() shows none).
-    s.frames.push_back({timestamp, n, std::move(payload), 0, n ? 1u : 0u});
+    s.frames.emplace_back(timestamp, n, std::move(payload), 0u, n ? 1u : 0u);
     appended(n);
     return true;
   }

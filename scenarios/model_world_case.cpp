@@ -23,16 +23,17 @@ Status ModelWorldCase::write_round(uint64_t round) {
   for (size_t p = 0; p < pubs.size(); ++p) {
     if (pubs[p].viewers == 0) continue;
     for (uint64_t g = 0; g < shape_.groups; ++g) {
-      Result<GroupProducer> group = pubs[p].track.append_group();
-      if (!group) return Error{0, "publisher " + std::to_string(p) + ": " + group.error().message};
-      if (g == 0) first_sequences_[p] = group->sequence();
+      Result<GroupProducer> made = pubs[p].track.append_group();
+      if (!made) return Error{0, "publisher " + std::to_string(p) + ": " + made.error().message};
+      GroupProducer& group = *made;
+      if (g == 0) first_sequences_[p] = group.sequence();
       const uint64_t base = first_payload(round, p, g);
       const uint64_t first_timestamp = round * shape_.timestamps_per_round + g * shape_.frames;
       for (uint64_t k = 0; k < shape_.frames; ++k) {
-        if (!group->append(first_timestamp + k, payloads_.payload(base + k))) [[unlikely]]
-          return group->write_frame(first_timestamp + k, payloads_.payload(base + k));
+        if (!group.append(first_timestamp + k, payloads_.payload(base + k))) [[unlikely]]
+          return group.write_frame(first_timestamp + k, payloads_.payload(base + k));
       }
-      if (Status st = group->finish(); !st) return st;
+      if (Status st = group.finish(); !st) return st;
     }
   }
   return {};

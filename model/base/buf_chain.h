@@ -15,15 +15,19 @@ class BufChain {
  public:
   // Two overloads rather than one by-value parameter: a per-chunk path, and the by-value form
   // costs an extra move and destructor call per push.
+  // A full chain takes the out-of-line path (make room, or grow): the inline path is then a
+  // compare and a store, with no register spills for the growth code.
   void push(const Bytes& b) {
     if (b.empty()) return;
-    make_room();
+    if (full()) [[unlikely]]
+      return push_into_full(Bytes(b));
     size_ += b.size();
     chunks_.push_back(b);
   }
   void push(Bytes&& b) {
     if (b.empty()) return;
-    make_room();
+    if (full()) [[unlikely]]
+      return push_into_full(std::move(b));
     size_ += b.size();
     chunks_.push_back(std::move(b));
   }
@@ -125,13 +129,14 @@ class BufChain {
   }
 
  private:
+  bool full() const { return chunks_.size() == chunks_.capacity(); }
   // A chain consumed from the front while it is pushed onto (a stream's queue that never
   // drains) would grow for ever: once full, it moves what is left to the front when that frees
   // at least half of it, and grows otherwise.
-  void make_room() {
-    if (chunks_.size() == chunks_.capacity() && head_ > 0 && 2 * head_ >= chunks_.size())
-        [[unlikely]]
-      compact();
+  [[gnu::noinline]] void push_into_full(Bytes&& b) {
+    if (head_ > 0 && 2 * head_ >= chunks_.size()) compact();
+    size_ += b.size();
+    chunks_.push_back(std::move(b));
   }
   // take_all() onto chunks: chunk by chunk.
   [[gnu::noinline]] void append_moved(BufChain& from) {

@@ -83,8 +83,8 @@ class BufChain {
   void pop_front(Bytes& out) {
     Bytes& f = chunks_[head_];
     size_ -= f.size();
-    out.swap(f);
-    pop();
+    out = std::move(f);
+    advance_head();
   }
   // Releases the first n chunks, which a caller parsing mutable_chunks() in place got through,
   // and recounts the bytes of those left.
@@ -146,10 +146,20 @@ class BufChain {
   }
   void pop() {
     chunks_[head_].reset();
-    if (++head_ == chunks_.size()) {
-      chunks_.clear();  // keeps capacity
-      head_ = 0;
+    advance_head();
+  }
+  // Past the front chunk, which holds nothing now. The last one gone, the storage is reset for
+  // reuse (capacity kept); a chain of one chunk, as a control stream's queue mostly is, just
+  // drops it. Compared as iterators: the vector's size() would divide by sizeof(Bytes).
+  void advance_head() {
+    ++head_;
+    if (chunks_.begin() + static_cast<std::ptrdiff_t>(head_) != chunks_.end()) return;
+    if (head_ == 1) {
+      chunks_.pop_back();
+    } else {
+      chunks_.clear();
     }
+    head_ = 0;
   }
   std::vector<Bytes> chunks_;
   size_t head_ = 0;

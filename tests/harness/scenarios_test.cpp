@@ -212,6 +212,19 @@ TEST_F(ScenariosTest, GroupWriteFramesAllocatesNothingPerRound) {
   EXPECT_EQ(c.metrics.streams_opened->max, 0u);
 }
 
+// The reader takes every frame written so far at each wake-up and the writer moves payloads
+// staged before the round: whatever the batch (one frame, one not dividing the group, the whole
+// group), every round delivers its frames in order with the payloads the round check expects.
+TEST_F(ScenariosTest, GroupWriteFramesDeliversEveryFrameWhateverTheBatch) {
+  for (const char* batch : {"1", "3", "10", "64"}) {
+    results::CaseResult c =
+        run(std::string("model/group_write_frames/none/frames=10/batch=") + batch, {2, 3});
+    ASSERT_FALSE(c.flags.failed) << batch << ": " << c.flags.reason.value_or("");
+    EXPECT_EQ(c.delivered.frames, 3u * 10u) << batch;
+    EXPECT_EQ(c.metrics.allocations->max, 0u) << batch;
+  }
+}
+
 TEST_F(ScenariosTest, OversizedGroupIsRefusedByTheFactory) {
   results::CaseResult c = run("model/group_write_frames/none/frames=65536/frame_size=1048576");
   ASSERT_TRUE(c.flags.failed);

@@ -44,8 +44,10 @@ std::vector<uint8_t> fetch_objects(const std::vector<std::string>& payloads, w::
 // Writes bytes cut at `cuts` as separate chunks (one write: they are queued together), finishes,
 // and parses them with ObjectParser into a group. writes: how many writes the chunks go out in
 // (1: every chunk in the first vectored read; more: reads in between).
+// outside_of_group: where to report run_fetch_objects' `outside` (which is then not expected 0).
 std::vector<std::string> parse(const std::vector<uint8_t>& bytes, const std::vector<size_t>& cuts,
-                               w::IetfVersion v, size_t writes) {
+                               w::IetfVersion v, size_t writes,
+                               uint64_t* outside_of_group = nullptr) {
   sim::VirtualClock clock;
   Executor ex(clock);
   Result<sim::memory::ConnectionPair> pair = sim::memory::make_pair(ex, {});
@@ -88,7 +90,11 @@ std::vector<std::string> parse(const std::vector<uint8_t>& bytes, const std::vec
   }
   EXPECT_EQ(stop, ObjectParser::Stop::Fin);
   EXPECT_FALSE(parser.mid_object(in));
-  EXPECT_EQ(outside, 0u);
+  if (outside_of_group) {
+    *outside_of_group = outside;
+  } else {
+    EXPECT_EQ(outside, 0u);
+  }
   std::vector<std::string> got;
   GroupConsumer c = group.consume();
   for (size_t i = 0; i < c.frame_count(); ++i) {
@@ -126,6 +132,42 @@ TEST(ObjectParser, OneChunkPerByteComesOutWhole) {
     cuts.push_back(i);
   EXPECT_EQ(parse(bytes, cuts, w::IetfVersion::Draft22, 1), payloads);
   EXPECT_EQ(parse(bytes, cuts, w::IetfVersion::Draft22, 5), payloads);
+}
+
+// Every object of a FETCH's stream must be of the requested group (7 here). A short-form object
+// (flags 0x00: the previous record's group) after an End-of-Range marker of another group is of
+// the marker's group, and is flagged like a full-form object of another group.
+TEST(ObjectParser, AnObjectOfAnotherGroupIsFlaggedInEitherForm) {
+  for (w::IetfVersion v : {w::IetfVersion::Draft18, w::IetfVersion::Draft22}) {
+    const auto records = [v](const std::vector<w::FetchObject>& objects) {
+      std::vector<uint8_t> out;
+      w::FetchStreamState st;
+      for (const w::FetchObject& o : objects) {
+        uint8_t header[w::kMaxFetchObjectHeaderSize];
+        const size_t n = w::encode_fetch_object(st, o, v, header);
+        EXPECT_GT(n, 0u);
+        out.insert(out.end(), header, header + n);
+        out.insert(out.end(), o.payload_length, 'p');
+      }
+      return out;
+    };
+    const w::FetchObject first{.group_id = 7, .object_id = 0, .payload_length = 2};
+    const w::FetchObject next{.group_id = 7, .object_id = 1, .payload_length = 3};
+    const w::FetchObject marker{
+        .kind = w::FetchRecordKind::EndOfNonExistentRange, .group_id = 9, .object_id = 4};
+    const w::FetchObject after_marker{.group_id = 9, .object_id = 5, .payload_length = 1};
+    const w::FetchObject other{.group_id = 8, .object_id = 0, .payload_length = 1};
+
+    uint64_t outside = 0;
+    (void)parse(records({first, next}), {}, v, 1, &outside);
+    EXPECT_EQ(outside, 0u);
+    const std::vector<uint8_t> short_form = records({first, marker, after_marker});
+    EXPECT_EQ(short_form[short_form.size() - 3], 0x00);  // the short form, as meant
+    (void)parse(short_form, {}, v, 1, &outside);
+    EXPECT_NE(outside, 0u) << "short form after a marker";
+    (void)parse(records({first, next, other}), {}, v, 1, &outside);
+    EXPECT_NE(outside, 0u) << "full form";
+  }
 }
 
 }  // namespace

@@ -218,6 +218,14 @@ ObjectParser::Stop run_fetch_objects(ObjectParser& parser, core::StreamInput& in
   return parser.run(
       in,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
+        // The usual record: the next object of the state's group (the previous object's, or an
+        // End-of-Range marker's), with no FetchObject built.
+        if (const size_t n = wire::ietf::decode_next_fetch_object(bytes, state, length))
+            [[likely]] {
+          is_frame = true;
+          outside |= state.group_id ^ group;
+          return ObjectParser::Outcome{DecodeStatus::Ok, n};
+        }
         Decoded<wire::ietf::FetchObject> d = wire::ietf::decode_fetch_object(bytes, state, v);
         length = d.value.payload_length;
         is_frame = d.value.kind == wire::ietf::FetchRecordKind::Object;  // a marker: no frame

@@ -195,22 +195,37 @@ inline size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, Ie
   return detail::encode_any_fetch_object(st, o, v, out);
 }
 
-// Decodes a record up to its payload; the state advances only on Ok. Inline, the fast path of
-// encode_fetch_object.
-inline Decoded<FetchObject> decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st,
-                                                IetfVersion v) {
+// The fast path of encode_fetch_object read back: a whole Serialization Flags 0x00 header (the
+// next object of the previous object's group, subgroup 0, its priority, no properties). Returns
+// the header's size and sets payload_length, the state advanced as decode_fetch_object would;
+// 0 when the record is any other (the state untouched). For a per-object loop that wants no
+// FetchObject built: the object's group is the previous one's.
+inline size_t decode_next_fetch_object(std::span<const uint8_t> in, FetchStreamState& st,
+                                       uint64_t& payload_length) {
   if (in.size() >= 2 && in[0] == 0 && st.has_object && st.object_id != UINT64_MAX) {
     const VarintDecode length = decode_varint(in.subspan(1), kVarint);
     if (length.status == DecodeStatus::Ok) {
       st.object_id += 1;
       st.has_subgroup = true;
       st.subgroup_id = 0;
-      return decoded(FetchObject{.group_id = st.group_id,
-                                 .object_id = st.object_id,
-                                 .publisher_priority = st.publisher_priority,
-                                 .payload_length = length.value},
-                     size_t{1} + length.length);
+      payload_length = length.value;
+      return size_t{1} + length.length;
     }
+  }
+  return 0;
+}
+
+// Decodes a record up to its payload; the state advances only on Ok. Inline, the fast path of
+// encode_fetch_object.
+inline Decoded<FetchObject> decode_fetch_object(std::span<const uint8_t> in, FetchStreamState& st,
+                                                IetfVersion v) {
+  uint64_t payload_length = 0;
+  if (const size_t n = decode_next_fetch_object(in, st, payload_length)) {
+    return decoded(FetchObject{.group_id = st.group_id,
+                               .object_id = st.object_id,
+                               .publisher_priority = st.publisher_priority,
+                               .payload_length = payload_length},
+                   n);
   }
   return detail::decode_any_fetch_object(in, st, v);
 }

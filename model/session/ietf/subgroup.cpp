@@ -230,6 +230,11 @@ Poll SubgroupReceiver::objects(const w::SubgroupHeader& h, Waiter& rd) {
   const ObjectParser::Stop stop = parser_.run(
       *in_,
       [&](std::span<const uint8_t> bytes, uint64_t& length, bool& is_frame) {
+        // The usual object: the next one, with a payload; no SubgroupObject built.
+        if (const size_t n = w::decode_next_subgroup_object(bytes, state_, length)) [[likely]] {
+          is_frame = true;
+          return ObjectParser::Outcome{DecodeStatus::Ok, n};
+        }
         Decoded<w::SubgroupObject> d = w::decode_subgroup_object(bytes, h, state_);
         length = d.value.payload_length;
         // A status object (End of Group / End of Track) carries no frame.

@@ -110,17 +110,29 @@ inline size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHead
 // Decodes the fields before the payload (consumed: up to the payload); the state advances only
 // on Ok. Inline, the fast path of encode_subgroup_object (a zero length is followed by a status,
 // which the general decoder reads).
-inline Decoded<SubgroupObject> decode_subgroup_object(std::span<const uint8_t> in,
-                                                      const SubgroupHeader& h,
-                                                      SubgroupStreamState& st) {
+// The fast path alone: a whole header of the next object with delta 0 and a non-empty payload.
+// Returns the header's size and sets payload_length, the state advanced as
+// decode_subgroup_object would; 0 when the object is any other (the state untouched). For a
+// per-object loop that wants no SubgroupObject built.
+inline size_t decode_next_subgroup_object(std::span<const uint8_t> in, SubgroupStreamState& st,
+                                          uint64_t& payload_length) {
   if (in.size() >= 2 && in[0] == 0 && st.delta0_ready && st.last_object_id != UINT64_MAX) {
     const VarintDecode length = decode_varint(in.subspan(1), kVarint);
     if (length.status == DecodeStatus::Ok && length.value != 0) {
       st.last_object_id += 1;
-      return decoded(SubgroupObject{.object_id = st.last_object_id, .payload_length = length.value},
-                     size_t{1} + length.length);
+      payload_length = length.value;
+      return size_t{1} + length.length;
     }
   }
+  return 0;
+}
+inline Decoded<SubgroupObject> decode_subgroup_object(std::span<const uint8_t> in,
+                                                      const SubgroupHeader& h,
+                                                      SubgroupStreamState& st) {
+  uint64_t payload_length = 0;
+  if (const size_t n = decode_next_subgroup_object(in, st, payload_length))
+    return decoded(SubgroupObject{.object_id = st.last_object_id, .payload_length = payload_length},
+                   n);
   return detail::decode_any_subgroup_object(in, h, st);
 }
 

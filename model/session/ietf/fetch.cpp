@@ -257,8 +257,12 @@ bool FetchServeTask::write_data() {
       const size_t reached =
           push_objects(arena, chain, part.group, part.first, part.end, w::kMaxFetchObjectHeaderSize,
                        [&](size_t id, uint8_t* out) {
+                         const uint64_t size = part.group.frame(id).size;
+                         // After the part's first object, each is the next of the same group.
+                         if (id != part.first) [[likely]]
+                           return w::encode_next_fetch_object(st, size, out);
                          o.object_id = id;
-                         o.payload_length = part.group.frame(id).size;
+                         o.payload_length = size;
                          return w::encode_fetch_object(st, o, v, out);
                        });
       frames += reached - part.first;

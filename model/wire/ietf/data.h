@@ -10,6 +10,7 @@
 // payload and reports its length, so the session slices the payload Bytes by reference.
 #pragma once
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -194,15 +195,25 @@ Decoded<FetchObject> decode_any_fetch_object(std::span<const uint8_t> in, FetchS
 // Inline, the header nearly every record of a fetch stream gets: Serialization Flags 0x00 (the
 // next object of the same group, subgroup 0, the same priority, no properties) and its length.
 inline size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
+                                  uint8_t* out);
+// That header for a caller that knows the object is the next of the previous object's group
+// (subgroup 0, the same priority, no properties, not a datagram's): a sender going through one
+// group's frames in order after writing the first with encode_fetch_object.
+inline size_t encode_next_fetch_object(FetchStreamState& st, uint64_t payload_length,
+                                       uint8_t* out) {
+  assert(st.has_object && st.object_id != UINT64_MAX);
+  out[0] = 0;
+  st.object_id += 1;
+  st.has_subgroup = true;
+  st.subgroup_id = 0;
+  return 1 + encode_varint(payload_length, kVarint, out + 1);
+}
+inline size_t encode_fetch_object(FetchStreamState& st, const FetchObject& o, IetfVersion v,
                                   uint8_t* out) {
   if (o.kind == FetchRecordKind::Object && st.has_object && o.group_id == st.group_id &&
       st.object_id != UINT64_MAX && o.object_id == st.object_id + 1 && o.subgroup_id == 0 &&
       !o.datagram && o.publisher_priority == st.publisher_priority && o.properties.empty()) {
-    out[0] = 0;
-    st.object_id = o.object_id;
-    st.has_subgroup = true;
-    st.subgroup_id = 0;
-    return 1 + encode_varint(o.payload_length, kVarint, out + 1);
+    return encode_next_fetch_object(st, o.payload_length, out);
   }
   return detail::encode_any_fetch_object(st, o, v, out);
 }

@@ -2,9 +2,10 @@
 //
 // One GroupProducer appends frames, then finishes or aborts the group. Any number of
 // GroupConsumers read it, each with its own frame index. Frames are values stored in two vectors
-// owned by the group (frame entries and payload chunks); a group taken from a track's pool keeps
-// the capacity of those vectors from its previous use, so steady-state writing allocates nothing,
-// and the allocations of a group do not grow with its frame count.
+// owned by the group (frame entries, each holding the payload of a frame of one chunk, and the
+// chunks of frames of several); a group taken from a track's pool keeps the capacity of those
+// vectors from its previous use, so steady-state writing allocates nothing, and the allocations
+// of a group do not grow with its frame count.
 //
 // Wake rules (DESIGN.md, split wait lists):
 //  - readable(): notified when a frame is appended and when the group finishes or aborts, i.e.

@@ -97,7 +97,7 @@ class GroupState {
   uint64_t write_room = kMaxGroupBytes + 1;
   std::vector<FrameEntry> frames;
   std::vector<Bytes> chunks;  // the chunks of frames of several chunks
-  Error error;  // why it aborted
+  Error error;                // why it aborted
   WaitList readable{"group frames"};
   WaitList closed{"group closed"};
   GroupPool* pool;                  // where the state returns at the last release; null: deleted
@@ -197,9 +197,7 @@ class GroupProducer {
   explicit GroupProducer(Ref<detail::GroupState> s) : s_(std::move(s)) {}
   void detach();
   // True when a frame of n bytes may be appended.
-  bool writable(uint64_t n) const {
-    return n < s_->write_room;
-  }
+  bool writable(uint64_t n) const { return n < s_->write_room; }
   // The error for a write that writable() refused; out of line so the fast path stays small.
   [[gnu::cold, gnu::noinline]] Status write_failed(uint64_t n) const;
   void appended(uint64_t n) {

@@ -80,7 +80,7 @@ TEST(DeliveryTest, LogKeepsFrameBoundariesOfEveryShape) {
   Bytes whole = text("abcdefgh");
   Bytes three[] = {whole.slice(0, 2), whole.slice(2, 3), whole.slice(5)};
   DeliveryLog log;
-  log.reserve(2);  // fewer than recorded: the log grows
+  log.reserve(2);                        // fewer than recorded: the log grows
   log.record(std::span<const Bytes>());  // no chunks: an empty frame
   log.record(text("x"));
   log.record(std::span<const Bytes>(three, 3));

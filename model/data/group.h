@@ -62,6 +62,16 @@ void cache_over_budget(CacheAccount& account);
 // One frame. A frame of one chunk (the usual frame) keeps it here, so that writing it is one
 // vector append; a frame of none or several keeps its chunks in GroupState::chunks.
 struct FrameEntry {
+  // A constructor, not an aggregate: emplace_back builds the entry in place, and clang 14 (the
+  // fuzzing build) has no parenthesized aggregate initialization.
+  FrameEntry(uint64_t timestamp, uint64_t size, Bytes&& payload, uint32_t first_chunk,
+             uint32_t chunk_count)
+      : timestamp(timestamp),
+        size(size),
+        payload(std::move(payload)),
+        first_chunk(first_chunk),
+        chunk_count(chunk_count) {}
+
   uint64_t timestamp;
   uint64_t size;
   Bytes payload;         // the chunk of a frame of one chunk; else empty

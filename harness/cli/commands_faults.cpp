@@ -6,6 +6,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/runner/faults.h"
+#include "model/wire/version.h"
 
 namespace moq::cli {
 
@@ -64,6 +65,10 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
     const std::vector<std::string>& implemented = ctx.registry->implemented_versions();
     std::vector<std::string> versions =
         args->versions.empty() ? implemented : split_commas(args->versions);
+    // Every spelling a command takes (an ALPN, draft-N), run by the version's name.
+    for (std::string& v : versions)
+      if (const std::optional<Version> known = parse_version_spelling(v))
+        v = std::string(version_name(*known));
     for (const std::string& v : versions)
       if (std::find(implemented.begin(), implemented.end(), v) == implemented.end())
         return bad_input(

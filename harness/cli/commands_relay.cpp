@@ -38,6 +38,11 @@ Action add_relay_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("--cert", config->cert_file, "certificate, PEM (default: self-signed)");
   sub->add_option("--key", config->key_file, "the certificate's private key, PEM");
   sub->add_flag("-v,--verbose", config->verbose, "a line per session on stderr");
+  // Hidden: how `moqbench load` tests a relay that loses frames (drop_connection.h).
+  sub->add_option("--test-drop-every", config->test_drop_every,
+                  "tests: lose one group in N from every client")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))
+      ->group("");
   return [config, &ctx = ctx]() {
     sim::quic::RealClock clock;
     Executor executor(clock);

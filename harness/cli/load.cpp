@@ -3,7 +3,9 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -20,6 +22,22 @@ namespace {
 namespace q = sim::quic;
 
 constexpr size_t kStamp = 16;  // bytes 0-7: the time the frame was written; 8-15: its number
+constexpr uint64_t kRelaySilence_ns = 10'000'000'000;  // the clients' QUIC idle timeout
+// Bounds of the options: beyond them a run would not fit in memory or in a UDP port's flows.
+constexpr uint32_t kMaxFrameSize = 16u << 20;
+constexpr uint32_t kMaxDuration_s = 86'400;
+constexpr uint32_t kMaxConnections = 10'000;
+
+// The certificates of a PEM file (--ca-file), trusted alone.
+Result<std::shared_ptr<q::TlsTrust>> trust_of_ca_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream pem;
+  if (in) pem << in.rdbuf();
+  if (!in) return Error{0, "--ca-file " + path + ": cannot be read"};
+  Result<std::shared_ptr<q::TlsTrust>> t = q::TlsTrust::of_pem(pem.str());
+  if (!t) return Error{0, "--ca-file " + path + ": " + t.error().message};
+  return t;
+}
 
 uint64_t read64(const uint8_t* p) {
   uint64_t v;
@@ -165,6 +183,9 @@ class Load {
 
  private:
   Status connect_all();
+  // Error when a connection to the relay has ended: which, why, and when in the run.
+  Status check_connections() const;
+  std::string seconds_into_run() const;
   Result<std::unique_ptr<q::QuicConnection>> start_connection();
   Status wait_established(const std::vector<q::QuicConnection*>& conns, const char* who);
   Status wait(uint64_t ns);
@@ -177,6 +198,7 @@ class Load {
   uint64_t client_wire(uint64_t WireStats::*field) const;
 
   LoadConfig config_;
+  uint64_t run_start_ns_ = 0;
   std::ostream* err_;
   bool terminal_;
   q::RealClock clock_;
@@ -324,7 +346,28 @@ Status Load::wait(uint64_t ns) {
   while (executor_.now_ns() < until) {
     loop_.turn(std::min<uint64_t>(until - executor_.now_ns(), 5'000'000));
     read_viewers();
+    if (Status st = check_connections(); !st) return st;
   }
+  return {};
+}
+
+std::string Load::seconds_into_run() const {
+  char at[64];
+  std::snprintf(at, sizeof at, "%.1f s into the run",
+                static_cast<double>(executor_.now_ns() - run_start_ns_) / 1e9);
+  return at;
+}
+
+Status Load::check_connections() const {
+  auto ended = [&](const std::unique_ptr<q::QuicConnection>& c, const std::string& who) -> Status {
+    if (!c || !c->close_error()) return {};
+    return Error{0, "the relay at " + relay_address_.to_string() + " ended " + who +
+                        "'s connection " + seconds_into_run() + ": " + c->close_error()->message};
+  };
+  for (size_t i = 0; i < publishers_.size(); ++i)
+    if (Status st = ended(publishers_[i].conn, "publisher " + std::to_string(i)); !st) return st;
+  for (size_t i = 0; i < viewers_.size(); ++i)
+    if (Status st = ended(viewers_[i].conn, "viewer " + std::to_string(i)); !st) return st;
   return {};
 }
 
@@ -342,8 +385,16 @@ Status Load::wait_established(const std::vector<q::QuicConnection*>& conns, cons
       },
       10'000'000'000, who);
   if (!st) return st;
-  for (q::QuicConnection* c : conns)
-    if (c->close_error()) return Error{0, std::string(who) + ": " + c->close_error()->message};
+  for (q::QuicConnection* c : conns) {
+    if (!c->close_error()) continue;
+    std::string why =
+        std::string(who) + " (" + seconds_into_run() + "): " + c->close_error()->message;
+    if (c->peer_certificate_rejected())
+      why +=
+          "; for a self-signed test relay use "
+          "--tls-disable-verify, or trust its certificate with --ca-file FILE (PEM)";
+    return Error{0, why};
+  }
   return {};
 }
 
@@ -360,8 +411,12 @@ Status Load::connect_all() {
     Result<q::Address> a = q::Address::parse(config_.connect, 4443);
     if (!a) return Error{0, "--connect: " + a.error().message};
     relay_address_ = *a;
-    Result<std::shared_ptr<q::TlsTrust>> t =
-        config_.tls_disable_verify ? q::TlsTrust::anything() : q::TlsTrust::system();
+    Result<std::shared_ptr<q::TlsTrust>> t = q::TlsTrust::system();
+    if (config_.tls_disable_verify) {
+      t = q::TlsTrust::anything();
+    } else if (!config_.ca_file.empty()) {
+      t = trust_of_ca_file(config_.ca_file);
+    }
     if (!t) return t.error();
     trust_ = *t;
   }
@@ -371,7 +426,9 @@ Status Load::connect_all() {
   socket_ = std::move(*s);
   loop_.add(*socket_);
   q::QuicSettings settings;
-  settings.idle_timeout_ns = 60'000'000'000ull;
+  // A relay that dies without a word (no CONNECTION_CLOSE, its ICMP errors rate-limited or lost)
+  // ends the run by this timeout; a live relay is never this silent while frames flow.
+  settings.idle_timeout_ns = kRelaySilence_ns;
   endpoint_ = std::make_unique<q::QuicEndpoint>(executor_, *socket_, entropy_, settings);
 
   // Publishers first, so that their announcements reach the relay before anyone subscribes.
@@ -405,7 +462,7 @@ Status Load::connect_all() {
     if (!s) return Error{0, "publisher " + std::to_string(i) + ": " + s.error().message};
     p.session = std::move(*s);
   }
-  (void)wait(200'000'000);
+  if (Status st = wait(200'000'000); !st) return st;
 
   viewers_.resize(config_.viewers);
   conns.clear();
@@ -478,15 +535,17 @@ void Load::progress(uint64_t elapsed_s, bool last) {
   std::vector<uint64_t> lat = frame_latency_;
   const results::LatencyStats l = results::latency_stats(lat);
   const uint64_t expected = (std::min(next_frame_, window_end_) - window_first_) * viewers_.size();
-  char line[200];
+  char latency[80] = "n/a (no frame yet)";
+  if (!lat.empty())
+    std::snprintf(latency, sizeof latency, "p50 %.2f ms p99 %.2f ms",
+                  static_cast<double>(l.p50) / 1e6, static_cast<double>(l.p99) / 1e6);
+  char line[240];
   std::snprintf(line, sizeof line,
-                "moqbench load: %llu/%u s  delivered %llu frames (%llu/s)  behind %lld  latency "
-                "p50 %.2f ms p99 %.2f ms",
+                "moqbench load: %llu/%u s  delivered %llu frames (%llu/s)  behind %lld  latency %s",
                 static_cast<unsigned long long>(elapsed_s), config_.duration_s,
                 static_cast<unsigned long long>(delivered_),
                 static_cast<unsigned long long>(elapsed_s ? delivered_ / elapsed_s : 0),
-                static_cast<long long>(expected) - static_cast<long long>(delivered_),
-                static_cast<double>(l.p50) / 1e6, static_cast<double>(l.p99) / 1e6);
+                static_cast<long long>(expected) - static_cast<long long>(delivered_), latency);
   if (terminal_) {
     *err_ << '\r' << line << "\x1b[K" << (last ? "\n" : "") << std::flush;
   } else {
@@ -495,14 +554,18 @@ void Load::progress(uint64_t elapsed_s, bool last) {
 }
 
 Result<results::CaseResult> Load::run() {
+  run_start_ns_ = executor_.now_ns();
   if (Status st = connect_all(); !st) return st.error();
-  frame_latency_.reserve(static_cast<size_t>(config_.viewers) * config_.fps * config_.duration_s);
+  // What a run without loss keeps, up to a bound: a long run grows the vector as it goes.
+  frame_latency_.reserve(std::min<size_t>(
+      static_cast<size_t>(config_.viewers) * config_.fps * config_.duration_s, size_t{1} << 24));
 
   // Warm-up: frames flow, subscriptions become live.
   writing_ = true;
   next_tick_ns_ = executor_.now_ns();
   pacer_.wake();
-  (void)wait(static_cast<uint64_t>(config_.warmup_ms) * 1'000'000);
+  if (Status st = wait(static_cast<uint64_t>(config_.warmup_ms) * 1'000'000); !st)
+    return st.error();
 
   // The window: the frames written from now on for duration_s seconds.
   window_first_ = next_frame_;
@@ -512,15 +575,20 @@ Result<results::CaseResult> Load::run() {
   const uint64_t start_ns = executor_.now_ns();
   for (uint32_t s = 1; s <= config_.duration_s; ++s) {
     const uint64_t second_end = start_ns + s * 1'000'000'000ull;
-    if (executor_.now_ns() < second_end) (void)wait(second_end - executor_.now_ns());
+    if (executor_.now_ns() < second_end) {
+      if (Status st = wait(second_end - executor_.now_ns()); !st) {
+        if (terminal_) *err_ << '\n';  // after the redrawn progress line
+        return st.error();
+      }
+    }
     sample_second();
     progress(s, false);
   }
   // The last window frames, then the drain.
   while (next_frame_ < window_end_)
-    (void)wait(period_ns_);
+    if (Status st = wait(period_ns_); !st) return st.error();
   writing_ = false;
-  (void)wait(static_cast<uint64_t>(config_.drain_ms) * 1'000'000);
+  if (Status st = wait(static_cast<uint64_t>(config_.drain_ms) * 1'000'000); !st) return st.error();
   if (relay_) relay_->mark(2);
   progress(config_.duration_s, true);
 
@@ -555,8 +623,8 @@ Result<results::CaseResult> Load::run() {
   load.frames_delivered = delivered_;
   load.frames_lost = load.frames_expected - delivered_;
   load.bytes_delivered = delivered_bytes_;
-  load.frame_latency_ns = results::latency_stats(frame_latency_);
-  load.group_latency_ns = results::latency_stats(group_latency_);
+  if (!frame_latency_.empty()) load.frame_latency_ns = results::latency_stats(frame_latency_);
+  if (!group_latency_.empty()) load.group_latency_ns = results::latency_stats(group_latency_);
   load.relay_in_process = relay_ != nullptr;
   if (relay_ && delivered_ > 0)
     load.relay_allocations_per_frame =
@@ -567,21 +635,64 @@ Result<results::CaseResult> Load::run() {
     r.flags.reason = "no frame was delivered: " + std::to_string(load.frames_expected) +
                      " expected (" + std::to_string(viewers_ended_) + " of " +
                      std::to_string(viewers_.size()) + " viewers' subscriptions ended)";
+  } else if (loss_fraction(load) > config_.max_loss) {
+    char why[200];
+    std::snprintf(why, sizeof why, "lost %llu of %llu frames (%.2f%%), more than --max-loss %g",
+                  static_cast<unsigned long long>(load.frames_lost),
+                  static_cast<unsigned long long>(load.frames_expected),
+                  100.0 * loss_fraction(load), config_.max_loss);
+    r.flags.failed = true;
+    r.flags.reason = why;
   }
   return r;
 }
 
 }  // namespace
 
-Result<results::CaseResult> run_load(const LoadConfig& config, std::ostream& err,
-                                     bool err_is_terminal) {
+Status check_load_config(const LoadConfig& config) {
   if (config.frame_size < kStamp)
     return Error{0, "--frame-size must be at least " + std::to_string(kStamp) +
                         " bytes (each frame carries its write time and number)"};
+  if (config.frame_size > kMaxFrameSize)
+    return Error{0, "--frame-size must be at most " + std::to_string(kMaxFrameSize) + " bytes"};
   if (config.fps == 0 || config.fps > 1000) return Error{0, "--fps must be 1..1000"};
-  if (config.duration_s == 0) return Error{0, "--duration must be at least 1 second"};
+  if (config.duration_s == 0 || config.duration_s > kMaxDuration_s)
+    return Error{0, "--duration must be 1.." + std::to_string(kMaxDuration_s) + " seconds"};
   if (config.publishers == 0 || config.broadcasts == 0 || config.viewers == 0)
     return Error{0, "--publishers, --broadcasts and --viewers must be at least 1"};
+  if (config.publishers > kMaxConnections || config.viewers > kMaxConnections ||
+      uint64_t{config.publishers} * config.broadcasts > kMaxConnections)
+    return Error{0, "--publishers, --viewers and publishers x --broadcasts must be at most " +
+                        std::to_string(kMaxConnections)};
+  if (!(config.max_loss >= 0 && config.max_loss <= 1))  // NaN fails both
+    return Error{0, "--max-loss must be a fraction from 0 to 1 (0.01: one frame in a hundred)"};
+  if (config.connect.empty()) {
+    if (config.tls_disable_verify || !config.ca_file.empty())
+      return Error{0,
+                   "--tls-disable-verify and --ca-file go with --connect (the in-process "
+                   "relay is always trusted)"};
+    return {};
+  }
+  if (Result<q::Address> a = q::Address::parse(config.connect, 4443); !a)
+    return Error{0, "--connect: " + a.error().message};
+  if (config.tls_disable_verify && !config.ca_file.empty())
+    return Error{0, "--tls-disable-verify and --ca-file contradict each other: choose one"};
+  if (!config.ca_file.empty()) {
+    if (Result<std::shared_ptr<q::TlsTrust>> t = trust_of_ca_file(config.ca_file); !t)
+      return t.error();
+  }
+  return {};
+}
+
+double loss_fraction(const results::LoadSummary& load) {
+  return load.frames_expected == 0
+             ? 0.0
+             : static_cast<double>(load.frames_lost) / static_cast<double>(load.frames_expected);
+}
+
+Result<results::CaseResult> run_load(const LoadConfig& config, std::ostream& err,
+                                     bool err_is_terminal) {
+  if (Status st = check_load_config(config); !st) return st.error();
   Load load(config, err, err_is_terminal);
   return load.run();
 }

@@ -17,9 +17,14 @@
 
 namespace moq::cli {
 
+// Exit status of `moqbench load` beyond cli.h's: more frames lost than --max-loss allows.
+inline constexpr int kExitLoadLoss = 3;
+
 struct LoadConfig {
   std::string connect;              // HOST:PORT of a relay; empty: start one in this process
   bool tls_disable_verify = false;  // --connect: accept any certificate
+  std::string ca_file;              // --connect: trust the certificates of this PEM file only
+  double max_loss = 0;              // the fraction of frames that may be lost, 0..1
   session::Version version = session::Version::Lite06;
   uint32_t publishers = 16;
   uint32_t broadcasts = 1;  // per publisher; viewer v watches broadcast v mod (publishers x this)
@@ -32,10 +37,21 @@ struct LoadConfig {
   uint32_t drain_ms = 1000;   // and this long after it closes, for the last to arrive
 };
 
+// Checks a configuration before anything runs: an Error names the option that is wrong (the
+// command's exit 2).
+Status check_load_config(const LoadConfig& config);
+
+// The fraction of the expected frames that were lost (0 when none were expected).
+double loss_fraction(const results::LoadSummary& load);
+
 // Runs the load and returns its result as a case (bench relay, scenario load; metrics per second
 // of the window are the generator's own: its client connections and thread). Progress goes to
-// err each second (one redrawn line when err is a terminal). An Error when nothing could run
-// (the relay unreachable, a handshake refused); a case with flags.failed when nothing arrived.
+// err each second (one redrawn line when err is a terminal). An Error when the run could not
+// finish: the relay unreachable, a handshake refused (a certificate not verified says which
+// options trust it), or a connection to the relay ended mid-run (naming which, why, and how many
+// seconds into the run). A case with flags.failed when nothing arrived or more frames were lost
+// than config.max_loss allows. The latency percentiles are absent when no frame (per frame) or
+// no whole group (per group) arrived.
 Result<results::CaseResult> run_load(const LoadConfig& config, std::ostream& err,
                                      bool err_is_terminal);
 

@@ -30,6 +30,7 @@ void RelayServer::note(const std::string& line) {
 
 Status RelayServer::start(const RelayServerConfig& config) {
   verbose_ = config.verbose;
+  drop_every_ = config.test_drop_every;
   Result<q::Address> at = q::Address::parse(config.listen, 4443);
   if (!at) return Error{0, "--listen: " + at.error().message};
   if (config.cert_file.empty() != config.key_file.empty())
@@ -52,7 +53,9 @@ Status RelayServer::start(const RelayServerConfig& config) {
 void RelayServer::serve() {
   while (std::unique_ptr<q::QuicConnection> conn = endpoint_->accept()) {
     const std::string who = conn->remote().to_string() + " (" + std::string(conn->alpn()) + ")";
-    Result<session::Session*> s = relay_.add(*conn);
+    std::unique_ptr<DroppingConnection> dropping;
+    if (drop_every_ > 0) dropping = std::make_unique<DroppingConnection>(*conn, drop_every_);
+    Result<session::Session*> s = dropping ? relay_.add(*dropping) : relay_.add(*conn);
     if (!s) {
       note("refused a session from " + who + ": " + s.error().message);
       conn->close(0, "relay: " + s.error().message);
@@ -60,7 +63,7 @@ void RelayServer::serve() {
     }
     ++served_;
     note("session from " + who + " opened");
-    clients_.push_back({std::move(conn), *s});
+    clients_.push_back({std::move(conn), std::move(dropping), *s});
   }
   for (auto it = clients_.begin(); it != clients_.end();) {
     if (!it->conn->close_error()) {

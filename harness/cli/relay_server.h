@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/drop_connection.h"
 #include "model/relay/relay.h"
 #include "model/session/session.h"
 #include "sim/quic/endpoint.h"
@@ -21,6 +22,8 @@ struct RelayServerConfig {
   std::string listen = "127.0.0.1:4443";  // the interop runners' default port
   std::string cert_file, key_file;        // PEM; both empty: a self-signed certificate
   bool verbose = false;                   // a line per session event on the log
+  // Tests only: lose one group in this many from every client (drop_connection.h); 0: none.
+  uint64_t test_drop_every = 0;
 };
 
 class RelayServer {
@@ -47,6 +50,7 @@ class RelayServer {
  private:
   struct Client {
     std::unique_ptr<sim::quic::QuicConnection> conn;
+    std::unique_ptr<DroppingConnection> dropping;  // over conn, with --test-drop-every
     session::Session* session = nullptr;
   };
   void note(const std::string& line);
@@ -55,6 +59,7 @@ class RelayServer {
   sim::quic::UdpLoop* loop_;
   std::ostream* log_;
   bool verbose_ = false;
+  uint64_t drop_every_ = 0;
   sim::quic::SystemEntropy entropy_;
   std::unique_ptr<sim::quic::UdpSocket> socket_;
   std::shared_ptr<sim::quic::TlsIdentity> identity_;

@@ -49,7 +49,15 @@ Result<std::unique_ptr<q::QuicConnection>> Dialer::connect(const std::string& wh
   Status st = wait_until([&] { return conn.established() || conn.close_error(); }, deadline_ns,
                          who + ": connecting to " + relay_.to_string());
   if (!st) return st.error();
-  if (conn.close_error()) return Error{0, who + ": " + conn.close_error()->message};
+  if (conn.close_error()) {
+    std::string why = who + ": " + conn.close_error()->message;
+    // The client trusts the system's CA store alone: say how to reach a relay it does not cover.
+    if (conn.peer_certificate_rejected())
+      why +=
+          "; for a self-signed test relay use "
+          "--tls-disable-verify (TLS_DISABLE_VERIFY=1), or add its CA to the system's store";
+    return Error{0, why};
+  }
   log(who + ": connected to " + relay_.to_string() + ", ALPN " + std::string(conn.alpn()));
   return c;
 }

@@ -23,8 +23,8 @@ std::optional<int> parse_options(int argc, char** argv, ClientOptions& o, std::o
                "accept any certificate from the relay")
       ->envname("TLS_DISABLE_VERIFY");
   app.add_option("--draft", o.draft,
-                 "offer only this version: draft-18, draft-22, moq-lite-06, moq-lite-07-wip "
-                 "(default: every moq-transport draft)")
+                 "offer only this version: draft-18, draft-22, moq-lite-06, moq-lite-07-wip, or "
+                 "any version's name or ALPN (default: every moq-transport draft)")
       ->envname("MOQT_DRAFT");
   try {
     app.parse(argc, argv);
@@ -45,10 +45,11 @@ Result<std::vector<Version>> offered_versions(const std::string& draft) {
       if (version_family(v) == Family::Transport) all.insert(all.begin(), v);
     return all;
   }
-  for (Version v : session::implemented_versions()) {
-    if (draft == draft_label(v) || draft == version_alpn(v) || draft == version_name(v))
-      return std::vector<Version>{v};
-  }
+  // The spellings every moqbench command takes; a version this client does not run stays the
+  // runner contract's "unsupported", whichever way it was written.
+  if (const std::optional<Version> v = parse_version_spelling(draft);
+      v && session::is_implemented(*v))
+    return std::vector<Version>{*v};
   std::string known;
   for (Version v : session::implemented_versions())
     known += (known.empty() ? "" : ", ") + draft_label(v);

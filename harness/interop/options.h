@@ -38,7 +38,8 @@ std::optional<int> parse_options(int argc, char** argv, ClientOptions& options, 
 // The versions to offer by ALPN, preferred first. No draft: every implemented moq-transport
 // draft, newest first (the interop runners are moq-transport only). A draft names one version:
 // "draft-18" / "draft-22" as the runners write it, or an ALPN ("moqt-22", "moq-lite-06") or a
-// version name ("moq-transport-18"). Error (exit 127) for a draft this client does not implement.
+// version name ("moq-transport-18"): parse_version_spelling, as every moqbench command reads a
+// version. Error (exit 127) for a draft this client does not implement.
 Result<std::vector<Version>> offered_versions(const std::string& draft);
 // How the runners name a version in "# Draft:" ("draft-18"), or its moqbench name for moq-lite.
 std::string draft_label(Version v);

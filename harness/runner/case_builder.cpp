@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "model/wire/version.h"
+
 namespace moq::harness {
 
 namespace {
@@ -37,6 +39,8 @@ Result<ParamValue> parse_axis_value(const ScenarioRegistry& registry, const Axis
                                     std::string_view text) {
   switch (axis.kind) {
     case AxisKind::Version: {
+      // Every spelling a command takes (an ALPN, draft-N), kept by the version's name.
+      if (const std::optional<Version> v = parse_version_spelling(text)) text = version_name(*v);
       if (contains(registry.implemented_versions(), text)) return ParamValue(std::string(text));
       std::string implemented = registry.implemented_versions().empty()
                                     ? "none yet"

@@ -62,5 +62,20 @@ constexpr std::optional<Version> version_from_alpn(std::string_view alpn) {
   }
   return std::nullopt;
 }
+// A version as a person may write it on a command line: its name ("moq-transport-22"), its ALPN
+// ("moqt-22"), or a moq-transport draft as the interop runners write it ("draft-22"). Every
+// command that takes a version reads it through this one parser, so the spellings agree; files
+// and case ids keep the name alone (parse_version).
+constexpr std::optional<Version> parse_version_spelling(std::string_view text) {
+  constexpr std::string_view kDraft = "draft-", kTransportAlpn = "moqt-";
+  for (const VersionInfo& v : kVersions) {
+    if (v.name == text || v.alpn == text) return v.version;
+    if (v.family == Family::Transport && text.starts_with(kDraft) &&
+        v.alpn.starts_with(kTransportAlpn) &&
+        text.substr(kDraft.size()) == v.alpn.substr(kTransportAlpn.size()))
+      return v.version;
+  }
+  return std::nullopt;
+}
 
 }  // namespace moq

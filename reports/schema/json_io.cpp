@@ -84,8 +84,12 @@ LoadSummary load_from_json(const Json& j) {
   l.frames_delivered = j["frames_delivered"].get<uint64_t>();
   l.frames_lost = j["frames_lost"].get<uint64_t>();
   l.bytes_delivered = j["bytes_delivered"].get<uint64_t>();
-  l.frame_latency_ns = latency_from_json(j["frame_latency_ns"]);
-  l.group_latency_ns = latency_from_json(j["group_latency_ns"]);
+  // null: no frame (no whole group) arrived; files written before this could be null hold
+  // objects, read the same way.
+  if (!j["frame_latency_ns"].is_null())
+    l.frame_latency_ns = latency_from_json(j["frame_latency_ns"]);
+  if (!j["group_latency_ns"].is_null())
+    l.group_latency_ns = latency_from_json(j["group_latency_ns"]);
   l.relay_in_process = j["relay_in_process"].get<bool>();
   l.relay_allocations_per_frame = nullable_number(j["relay_allocations_per_frame"]);
   l.relay_instructions_per_frame = nullable_number(j["relay_instructions_per_frame"]);
@@ -97,8 +101,8 @@ Json to_json(const LoadSummary& l) {
           {"frames_delivered", l.frames_delivered},
           {"frames_lost", l.frames_lost},
           {"bytes_delivered", l.bytes_delivered},
-          {"frame_latency_ns", to_json(l.frame_latency_ns)},
-          {"group_latency_ns", to_json(l.group_latency_ns)},
+          {"frame_latency_ns", l.frame_latency_ns ? to_json(*l.frame_latency_ns) : Json(nullptr)},
+          {"group_latency_ns", l.group_latency_ns ? to_json(*l.group_latency_ns) : Json(nullptr)},
           {"relay_in_process", l.relay_in_process},
           {"relay_allocations_per_frame", nullable(l.relay_allocations_per_frame)},
           {"relay_instructions_per_frame", nullable(l.relay_instructions_per_frame)}};

@@ -159,8 +159,10 @@ struct LoadSummary {
   uint64_t frames_delivered = 0;  // of those, the frames their viewers read
   uint64_t frames_lost = 0;       // frames_expected - frames_delivered
   uint64_t bytes_delivered = 0;
-  LatencyStats frame_latency_ns;  // written -> read, every delivered frame
-  LatencyStats group_latency_ns;  // per group and viewer: the latency of its latest frame
+  // Absent when no frame arrived (null in JSON): a percentile of nothing is not 0.
+  std::optional<LatencyStats> frame_latency_ns;  // written -> read, every delivered frame
+  // Per whole group and viewer: the latency of its latest frame; absent when no group completed.
+  std::optional<LatencyStats> group_latency_ns;
   bool relay_in_process = false;  // the relay ran in this process (on its own thread)
   std::optional<double> relay_allocations_per_frame;   // in-process relay only
   std::optional<double> relay_instructions_per_frame;  // in-process relay with a perf counter

@@ -454,9 +454,14 @@ void QuicConnection::fail(int liberr, const char* during) {
     if (client_ && tls_) {
       const unsigned status = gnutls_session_get_verify_cert_status(tls_);
       if (status != 0) {
+        certificate_rejected_ = true;
+        why += ": the server's certificate was not verified";
         gnutls_datum_t text{};
         if (gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &text, 0) == 0) {
-          why += ": " + std::string(reinterpret_cast<const char*>(text.data), text.size);
+          std::string reason(reinterpret_cast<const char*>(text.data), text.size);
+          while (!reason.empty() && reason.back() == ' ')
+            reason.pop_back();
+          why += " (" + reason + ")";
           gnutls_free(text.data);
         }
       }

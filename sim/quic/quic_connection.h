@@ -88,6 +88,9 @@ class QuicConnection final : public Connection {
   // The handshake finished (streams can be opened); notified on handshake() with failures too.
   bool established() const { return established_; }
   WaitList& handshake() { return handshake_; }
+  // Client: the handshake failed because the server's certificate was not verified against the
+  // trust it was given (close_error() says why), so a command can name the options that trust it.
+  bool peer_certificate_rejected() const { return certificate_rejected_; }
   // Stream data or datagrams waiting to be sent: the write loop has more to do.
   bool has_unsent() const;
   // Packets sent that need an acknowledgement and have not had it yet.
@@ -184,6 +187,7 @@ class QuicConnection final : public Connection {
   std::vector<uint8_t> close_packet_;  // resent while closing
   std::optional<Error> close_error_;
   bool closed_locally_ = false;  // we sent the close: stream errors carry kConnectionClosed
+  bool certificate_rejected_ = false;
 
   // Streams: every QStream this connection made, in use or pooled (a free list).
   std::vector<std::unique_ptr<detail::QStream>> streams_;

@@ -52,6 +52,8 @@ TEST(OfferedVersions, NoDraftOffersEveryMoqTransportDraftNewestFirst) {
 TEST(OfferedVersions, ADraftNamesOneVersionAnyWayItIsWritten) {
   for (const char* d : {"draft-18", "moqt-18", "moq-transport-18"})
     EXPECT_EQ(offered_versions(d).value(), std::vector<Version>{Version::Transport18}) << d;
+  for (const char* d : {"draft-22", "moqt-22", "moq-transport-22"})
+    EXPECT_EQ(offered_versions(d).value(), std::vector<Version>{Version::Transport22}) << d;
   EXPECT_EQ(offered_versions("moq-lite-07-wip").value(), std::vector<Version>{Version::Lite07Wip});
   EXPECT_EQ(draft_label(Version::Transport22), "draft-22");
   EXPECT_EQ(draft_label(Version::Lite06), "moq-lite-06");
@@ -60,6 +62,22 @@ TEST(OfferedVersions, ADraftNamesOneVersionAnyWayItIsWritten) {
   EXPECT_EQ(v.error().code, uint64_t(kExitUnsupported));
   EXPECT_THAT(v.error().message, HasSubstr("draft-14"));
   EXPECT_THAT(v.error().message, HasSubstr("draft-22"));
+  // A spelling of no version at all is the contract's "unsupported" too, not a usage error.
+  v = offered_versions("moqt-nonsense");
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, uint64_t(kExitUnsupported));
+}
+
+// The one parser every command reads a version with: a name, an ALPN, or draft-N.
+TEST(VersionSpelling, NameAlpnAndDraftNameTheSameVersion) {
+  for (const VersionInfo& v : kVersions) {
+    EXPECT_EQ(parse_version_spelling(v.name), v.version) << v.name;
+    EXPECT_EQ(parse_version_spelling(v.alpn), v.version) << v.alpn;
+  }
+  EXPECT_EQ(parse_version_spelling("draft-22"), Version::Transport22);
+  EXPECT_EQ(parse_version_spelling("draft-18"), Version::Transport18);
+  for (const char* wrong : {"draft-", "draft-2", "draft-220", "draft-06", "moqt-", "", "DRAFT-22"})
+    EXPECT_EQ(parse_version_spelling(wrong), std::nullopt) << wrong;
 }
 
 // The environment of the contract, set for one test and restored.

@@ -21,9 +21,10 @@ using testing::run_process;
 class LoadBudget : public testing::ScratchDirTest {};
 
 TEST_F(LoadBudget, SixteenBySixtyFourAt30FpsOnOneCoreLosesNothing) {
-  ProcessResult r = run_process({"/usr/bin/taskset", "-c", "0", MOQBENCH_UNINSTRUMENTED, "load",
-                                 "--publishers", "16", "--viewers", "64", "--frame-size", "1024",
-                                 "--fps", "30", "--duration", "10", "--out", path("load.json")});
+  ProcessResult r =
+      run_process({"/usr/bin/taskset", "-c", "0", MOQBENCH_UNINSTRUMENTED, "load", "--publishers",
+                   "16", "--viewers", "64", "--frame-size", "1024", "--fps", "30", "--duration",
+                   "10", "--max-loss", "0", "--out", path("load.json")});
   ASSERT_EQ(r.status, 0) << r.err;
   std::printf("%s", r.out.c_str());
   results::Result<results::ResultsFile> f = results::read_results_file(path("load.json"));

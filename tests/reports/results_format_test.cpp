@@ -232,8 +232,8 @@ TEST(ResultsValidate, LoadSummaryIsCheckedWhenPresent) {
   load.frames_delivered = 98;
   load.frames_lost = 2;
   load.bytes_delivered = 98 * 1024;
-  load.frame_latency_ns = {1000, 2000, 3000, 4000};
-  load.group_latency_ns = {2000, 3000, 4000, 5000};
+  load.frame_latency_ns = LatencyStats{1000, 2000, 3000, 4000};
+  load.group_latency_ns = LatencyStats{2000, 3000, 4000, 5000};
   load.relay_in_process = true;
   load.relay_allocations_per_frame = 0.5;
   file.cases[0].load = load;
@@ -253,6 +253,29 @@ TEST(ResultsValidate, LoadSummaryIsCheckedWhenPresent) {
   wrong["cases"][0]["load"]["relay_instructions_per_frame"] = "many";
   EXPECT_NE(validate(wrong).error().message.find("relay_instructions_per_frame"),
             std::string::npos);
+  // Frames delivered: their latency cannot be missing.
+  wrong = doc;
+  wrong["cases"][0]["load"]["frame_latency_ns"] = nullptr;
+  EXPECT_NE(validate(wrong).error().message.find("cases[0].load.frame_latency_ns"),
+            std::string::npos);
+}
+
+// A load run in which nothing arrived has no latency: null in the file, absent when read back.
+TEST(ResultsValidate, LoadLatencyIsNullWhenNothingArrived) {
+  ResultsFile file = sample_file();
+  LoadSummary load;
+  load.frames_expected = 100;
+  load.frames_lost = 100;
+  file.cases[0].load = load;
+  Json doc = to_json(file);
+  EXPECT_TRUE(doc["cases"][0]["load"]["frame_latency_ns"].is_null());
+  EXPECT_TRUE(doc["cases"][0]["load"]["group_latency_ns"].is_null());
+  ASSERT_TRUE(validate(doc).ok()) << validate(doc).error().message;
+  Result<ResultsFile> back = from_json(doc);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_FALSE(back->cases[0].load->frame_latency_ns);
+  EXPECT_FALSE(back->cases[0].load->group_latency_ns);
+  EXPECT_EQ(*back, file);
 }
 
 // Cases that measure delivery in virtual time carry a timing object: absent unless set, kept

@@ -96,6 +96,16 @@ TEST_F(RelayInterop, TheDefaultOfferNegotiatesTheNewestDraft) {
   EXPECT_THAT(r.out, HasSubstr("# Draft: draft-22\n"));
 }
 
+// The draft is read as every moqbench command reads a version: draft-N, the ALPN or the name.
+TEST_F(RelayInterop, TheDraftIsTakenInEverySpelling) {
+  for (const char* draft : {"draft-22", "moqt-22", "moq-transport-22"}) {
+    ProcessResult r =
+        client({"-r", url_, "--tls-disable-verify", "-t", "setup-only", "--draft", draft});
+    EXPECT_EQ(r.status, 0) << draft << ": " << r.out << r.err;
+    EXPECT_THAT(r.out, HasSubstr("# Draft: draft-22\n")) << draft;
+  }
+}
+
 TEST_F(RelayInterop, TheContractsEnvironmentDrivesARun) {
   ProcessResult r = client({}, {"RELAY_URL=" + url_, "TESTCASE=announce-only",
                                 "TLS_DISABLE_VERIFY=1", "MOQT_DRAFT=draft-18", "VERBOSE=1"});
@@ -124,10 +134,12 @@ TEST_F(RelayInterop, ExitCodesFollowTheContract) {
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.out, HasSubstr("not ok 1 - setup-only\n"));
   EXPECT_THAT(r.out, HasSubstr("nothing listens at 127.0.0.1:9"));
-  // So does a relay whose certificate is not trusted.
+  // So does a relay whose certificate is not trusted, saying how to proceed.
   r = client({"-r", url_, "-t", "setup-only"});
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.out, HasSubstr("NOT trusted"));
+  EXPECT_THAT(r.out, HasSubstr("certificate was not verified"));
+  EXPECT_THAT(r.out, HasSubstr("--tls-disable-verify"));
   r = client({});
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("RELAY_URL"));

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <regex>
@@ -280,6 +281,26 @@ TEST_F(LoadTest, ARelayThatIsNotThereFailsLoudly) {
                                  "--tls-disable-verify", "--max-loss", "0"});
   EXPECT_EQ(r.status, 1);
   EXPECT_THAT(r.err, HasSubstr("nothing listens at 127.0.0.1:9"));
+}
+
+// --ca-file trusts exactly the relay's certificate: a relay with a certificate for localhost
+// (made here by openssl) is verified and the run passes without --tls-disable-verify.
+TEST_F(LoadTest, ACaFileTrustsTheRelaysCertificate) {
+  if (access("/usr/bin/openssl", X_OK) != 0)
+    GTEST_SKIP() << "no /usr/bin/openssl to make a certificate";
+  ProcessResult made =
+      run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                   "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", path("key.pem"), "-out",
+                   path("cert.pem"), "-days", "2", "-subj", "/CN=localhost", "-addext",
+                   "subjectAltName=DNS:localhost"});
+  ASSERT_EQ(made.status, 0) << made.err;
+  Relay relay({"--cert", path("cert.pem"), "--key", path("key.pem")});
+  ASSERT_FALSE(relay.address().empty()) << relay.log();
+  ProcessResult r =
+      run_process({MOQBENCH, "load", "--connect", relay.address(), "--ca-file", path("cert.pem"),
+                   "--publishers", "1", "--viewers", "1", "--duration", "1", "--max-loss", "0"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(lost 0, 0.00%)"));
 }
 
 }  // namespace

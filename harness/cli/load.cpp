@@ -361,8 +361,8 @@ std::string Load::seconds_into_run() const {
 Status Load::check_connections() const {
   auto ended = [&](const std::unique_ptr<q::QuicConnection>& c, const std::string& who) -> Status {
     if (!c || !c->close_error()) return {};
-    return Error{0, "the relay at " + relay_address_.to_string() + " ended " + who +
-                        "'s connection " + seconds_into_run() + ": " + c->close_error()->message};
+    return Error{0, who + "'s connection to the relay at " + relay_address_.to_string() +
+                        " ended " + seconds_into_run() + ": " + c->close_error()->message};
   };
   for (size_t i = 0; i < publishers_.size(); ++i)
     if (Status st = ended(publishers_[i].conn, "publisher " + std::to_string(i)); !st) return st;

@@ -217,7 +217,7 @@ TEST_F(LoadTest, ARelayKilledMidRunIsExit1SayingWhen) {
   relay.kill();
   ProcessResult r = load.wait();
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("the relay at " + relay.address() + " ended"));
+  EXPECT_THAT(r.err, HasSubstr("'s connection to the relay at " + relay.address() + " ended"));
   EXPECT_THAT(r.err, ::testing::ContainsRegex("[0-9]+\\.[0-9] s into the run"));
   EXPECT_THAT(r.err, ::testing::Not(HasSubstr("60/60 s"))) << "it ran on past the relay";
 }

@@ -58,7 +58,13 @@ bool UdpSocket::send_to(const Address& to, std::span<const uint8_t> datagram) {
   }
 }
 
-void UdpSocket::drain() {
+void UdpSocket::drain(bool errors_queued) {
+  // An ICMP error both sets the socket's pending error and joins its error queue. The next
+  // sendto() takes the pending error (ECONNREFUSED, see send_to) and recvfrom() then says only
+  // EAGAIN, so the queue is read whenever poll() reports it, not only when recvfrom() fails:
+  // otherwise the error waits unread until another ICMP error arrives, which the kernel's
+  // machine-wide ICMP rate limit may never send.
+  if (errors_queued) drain_errors();
   for (;;) {
     Address from;
     from.len = sizeof from.storage;
@@ -123,7 +129,7 @@ void UdpLoop::turn(uint64_t max_wait_ns) {
                     static_cast<long>(wait % 1'000'000'000)};
   if (::ppoll(fds.data(), fds.size(), &ts, nullptr) > 0) {
     for (size_t i = 0; i < fds.size(); ++i)
-      if (fds[i].revents) sockets_[i]->drain();
+      if (fds[i].revents) sockets_[i]->drain((fds[i].revents & POLLERR) != 0);
   }
   executor_->run_until_idle();
 }

@@ -32,8 +32,9 @@ class UdpSocket final : public DatagramSocket {
   const Address& local_address() const override { return local_; }
   bool send_to(const Address& to, std::span<const uint8_t> datagram) override;
   int fd() const { return fd_; }
-  // Reads every datagram and error waiting on the socket and hands them to the receiver.
-  void drain();
+  // Reads every datagram waiting on the socket and hands it to the receiver; with
+  // errors_queued (poll() said POLLERR), also every queued ICMP error.
+  void drain(bool errors_queued);
 
  private:
   UdpSocket(int fd, Address local) : fd_(fd), local_(local) {}

@@ -14,6 +14,20 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
   return buf;
 }
 
+// "3m12s", "1h02m", "45s": an estimate needs no tenths.
+std::string eta_text(std::chrono::steady_clock::duration d) {
+  const long long s = std::chrono::duration_cast<std::chrono::seconds>(d).count();
+  char buf[48];
+  if (s >= 3600) {
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm", s / 3600, s % 3600 / 60);
+  } else if (s >= 60) {
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", s / 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof buf, "%llds", s);
+  }
+  return buf;
+}
+
 }  // namespace
 
 Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const RunOptions& options,
@@ -32,9 +46,16 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeas
   const std::string n = std::to_string(cases.size());
   for (size_t i = 0; i < cases.size(); ++i) {
     if (progress.out) {
+      const auto elapsed = std::chrono::steady_clock::now() - start;
       std::string line = "[" + std::to_string(i + 1) + "/" + n + "] " + cases[i].id() +
-                         "  (elapsed " + seconds_text(std::chrono::steady_clock::now() - start) +
-                         ")";
+                         "  (elapsed " + seconds_text(elapsed);
+      // An estimate from one or two cases says little, and a short sweep needs none: the ETA
+      // shows from the fourth case on, as the mean time per case so far times the cases left.
+      if (i >= kEtaAfterCases) {
+        const auto per_case = elapsed / static_cast<int64_t>(i);
+        line += ", ETA " + eta_text(per_case * static_cast<int64_t>(cases.size() - i));
+      }
+      line += ")";
       if (progress.overwrite) {
         *progress.out << "\r\033[K" << line << std::flush;
       } else {

@@ -1,6 +1,6 @@
 // Runs a list of cases one after the other: a progress line on stderr before each (case i of n,
-// its id, the elapsed time), each finished case appended to the results file at once
-// (ResultsWriter), all of them returned for the table.
+// its id, the elapsed time and, after a few cases, an ETA), each finished case appended to the
+// results file at once (ResultsWriter), all of them returned for the table.
 #pragma once
 
 #include <functional>
@@ -15,6 +15,9 @@
 #include "reports/schema/results_file.h"
 
 namespace moq::harness {
+
+// Cases measured before the progress line shows an ETA (mean time per case so far x cases left).
+inline constexpr size_t kEtaAfterCases = 3;
 
 struct SweepProgress {
   std::ostream* out = nullptr;  // where progress lines go (stderr); null: silent

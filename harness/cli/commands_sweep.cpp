@@ -2,9 +2,11 @@
 // With no arguments: the default sweep (every scenario marked in_default_sweep over its default
 // sweep values; fetch_frames over every implemented version x publishers {1,4} x viewers {1,16} x
 // frames {4,256}). With --shard I/N, only shard I of the sweep's cases (harness/runner/shard.h).
+#include <filesystem>
 #include <memory>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/results_folder.h"
 #include "harness/runner/shard.h"
 #include "harness/runner/summary.h"
 #include "harness/runner/sweep_plan.h"
@@ -76,7 +78,10 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
       "sweep",
       "Measure a grid of cases: a progress line on stderr, a table on stdout, JSON to --out. "
       "With no arguments, the default sweep: fetch_frames over every implemented version x "
-      "publishers {1,4} x viewers {1,16} x frames {4,256}");
+      "publishers {1,4} x viewers {1,16} x frames {4,256}. Without --out the results go to "
+      "<results folder>/sweep-<UTC time>.json and <results folder>/latest.json is updated; the "
+      "results folder is $MOQBENCH_RESULTS_DIR when set, else <build>/results next to this "
+      "binary's build (the folder ./tools/bench fills), else ./results");
   auto args = std::make_shared<SweepArgs>();
   sub->add_option("--scenario", args->scenarios,
                   "scenarios, comma-separated (default: those in the default sweep)")
@@ -115,12 +120,32 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
         ctx.io->out << c.id() << '\n';
       return kExitOk;
     }
-    return measure_cases(
+    // Nothing measured is thrown away: without --out the results go to a file of their own in
+    // the results folder, and latest.json there follows the newest sweep.
+    const bool default_out = args->measure.out.empty();
+    if (default_out) {
+      Result<std::string> path = timestamped_results_path(results_folder());
+      if (!path) return bad_input(ctx, "sweep", "no --out given and " + path.error().message);
+      args->measure.out = *path;
+      ctx.io->err << "moqbench sweep: no --out given: the results go to " << *path
+                  << " (and latest.json beside it)\n";
+    }
+    const int code = measure_cases(
         ctx, "sweep", args->measure, *cases,
         [&](const results::Meta&, const std::vector<results::CaseResult>& done) {
-          harness::print_sweep_table(ctx.io->out, done);
+          // With --out - the results document owns stdout: the table goes to stderr.
+          harness::print_sweep_table(args->measure.out == "-" ? ctx.io->err : ctx.io->out, done);
         },
         shard);
+    if (default_out && std::filesystem::exists(args->measure.out)) {
+      Result<std::string> latest = update_latest(args->measure.out);
+      if (!latest) {
+        ctx.io->err << "moqbench sweep: " << latest.error().message << '\n';
+        return code == kExitOk ? kExitFailed : code;
+      }
+      ctx.io->err << "moqbench sweep: " << *latest << " now holds these results\n";
+    }
+    return code;
   };
 }
 

@@ -70,6 +70,56 @@ TEST_F(MoqbenchBinaryTest, SweepWritesValidJson) {
   EXPECT_EQ(file->cases[0].delivered.frames, 8u);
 }
 
+// Without --out a sweep keeps its results anyway: a timestamped file in the results folder (here
+// a scratch one, named by MOQBENCH_RESULTS_DIR, so nothing lands in the build tree), latest.json
+// beside it, and both paths named on stderr; a sweep of more than a few cases shows an ETA.
+TEST_F(MoqbenchBinaryTest, SweepWithoutOutKeepsTimestampedResultsAndLatest) {
+  const std::string folder = path("results");
+  ProcessResult r = run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames",
+                                 "4,8,16", "--rounds", "1", "--warmup", "0", "--counter", "none"},
+                                {"MOQBENCH_RESULTS_DIR=" + folder});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::filesystem::path> sweeps;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    if (entry.path().filename().string().rfind("sweep-", 0) == 0) sweeps.push_back(entry.path());
+  ASSERT_EQ(sweeps.size(), 1u) << r.err;
+  EXPECT_THAT(sweeps[0].filename().string(),
+              ::testing::MatchesRegex("sweep-[0-9]{8}T[0-9]{6}Z\\.json"));
+  EXPECT_THAT(r.err, HasSubstr(sweeps[0].string()));
+  EXPECT_THAT(r.err, HasSubstr(folder + "/latest.json"));
+  results::Result<results::ResultsFile> file = results::read_results_file(sweeps[0].string());
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(file->cases.size(), 6u);
+  results::Result<results::ResultsFile> latest =
+      results::read_results_file(folder + "/latest.json");
+  ASSERT_TRUE(latest) << latest.error().message;
+  EXPECT_EQ(*latest, *file);
+  // Six cases: the ETA appears once a few have been measured, not on the first line.
+  EXPECT_THAT(r.err, HasSubstr("ETA "));
+  EXPECT_THAT(r.err.substr(0, r.err.find("[2/6]")), Not(HasSubstr("ETA ")));
+
+  // A second sweep gets a file of its own and moves latest.json to its results.
+  r = run_process({MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4",
+                   "--rounds", "1", "--warmup", "0", "--counter", "none"},
+                  {"MOQBENCH_RESULTS_DIR=" + folder});
+  ASSERT_EQ(r.status, 0) << r.err;
+  latest = results::read_results_file(folder + "/latest.json");
+  ASSERT_TRUE(latest) << latest.error().message;
+  EXPECT_EQ(latest->cases.size(), 2u);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(folder))
+    ++files;
+  EXPECT_EQ(files, 3u);
+
+  // A results folder that cannot be made is bad input, before anything runs.
+  std::ofstream(path("plain")) << "x";
+  r = run_process(
+      {MOQBENCH, "sweep", "--scenario", "group_write_frames", "--frames", "4", "--counter", "none"},
+      {"MOQBENCH_RESULTS_DIR=" + path("plain") + "/sub"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path("plain") + "/sub"));
+}
+
 // Runs the small sweep under callgrind and returns its results.
 results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<std::string>& env) {
   ProcessResult r =

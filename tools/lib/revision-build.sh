@@ -26,3 +26,55 @@ revision_build() {
     { echo "${tool:-revision}: building ${commit:0:12} failed (does it have moqbench?), see $dir/$name.log" >&2; return 1; }
   echo "$dir/$name/harness/cli/moqbench"
 }
+
+# revision_check_sweep BIN ARGS...: 0 when BIN's `sweep ARGS --list` accepts ARGS and selects at
+# least one case; otherwise says why, with the valid flags, and returns 2 (1 when moqbench failed
+# for another reason than bad input). `--list` prints the selected ids and measures nothing, so a
+# wrong flag costs one build, not every build.
+revision_check_sweep() {
+  local bin=$1
+  shift
+  local listed status=0
+  listed=$("$bin" sweep "$@" --list 2>&1) || status=$?
+  if [[ $status -ne 0 ]]; then
+    echo "${tool:-revision}: the sweep arguments '$*' are refused by the first build's moqbench:" >&2
+    echo "$listed" >&2
+    [[ $status -eq 2 ]] || return 1
+    echo "${tool:-revision}: the sweep's flags: $("$bin" sweep --help 2>/dev/null |
+      grep -oE '^ +(-[a-z],)?--[a-z-]+' | sed -E 's/^ +(-[a-z],)?//' | grep -vx -- --help |
+      paste -sd' ')" >&2
+    return 2
+  fi
+  [[ -n "$listed" ]] ||
+    { echo "${tool:-revision}: the sweep arguments '$*' select no case" >&2; return 2; }
+}
+
+# revision_check_case BIN CASE: 0 when BIN's `run` accepts CASE; otherwise says why, with the
+# nearest case ids of BIN's default sweep (those of the same scenario, else the first few), and
+# returns 2 (1 when the case was accepted but failed). `run` has no dry run in every revision, so
+# the check is one round without a counter and without warmup: a bad id is refused before
+# anything runs, a good one costs that one round.
+revision_check_case() {
+  local bin=$1 id=$2 said status=0 kept
+  # Its results go to a file of its own, removed after: without --out a revision may keep them in
+  # its results folder.
+  kept=$(mktemp)
+  said=$("$bin" run "$id" --counter none --rounds 1 --warmup 0 --out "$kept" 2>&1 >/dev/null) ||
+    status=$?
+  rm -f "$kept"
+  [[ $status -eq 0 ]] && return 0
+  if [[ $status -ne 2 ]]; then
+    echo "${tool:-revision}: trying case '$id' with the first build's moqbench failed (exit $status):" >&2
+    echo "$said" >&2
+    return 1
+  fi
+  echo "${tool:-revision}: case '$id' is refused by the first build's moqbench:" >&2
+  echo "$said" >&2
+  local scenario all near
+  scenario=$(cut -d/ -f2 <<<"$id")
+  all=$("$bin" sweep --list 2>/dev/null || true)
+  near=$(awk -F/ -v s="$scenario" '$2 == s' <<<"$all" | head -n 10)
+  [[ -n "$near" ]] || near=$(head -n 10 <<<"$all")
+  [[ -n "$near" ]] && { echo "${tool:-revision}: valid case ids include:" >&2; sed 's/^/  /' <<<"$near" >&2; }
+  return 2
+}

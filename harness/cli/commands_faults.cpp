@@ -1,8 +1,11 @@
 // `moqbench faults`: the fault scenarios (harness/runner/faults.h) over versions and seeds, one
 // line each; a failure prints its reason and the one command that replays it.
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <sstream>
+#include <string>
 
 #include "harness/cli/commands.h"
 #include "harness/runner/faults.h"
@@ -15,10 +18,25 @@ namespace {
 struct FaultsArgs {
   std::string fault = "all";
   std::string versions;  // comma-separated; empty: every implemented version
-  uint64_t seed = 1;
+  // Read as text: CLI11 reads "-1" into a uint64_t as 2^64 - 1, which then wrapped the seed loop
+  // round to no run at all.
+  std::string seed = "1";
   uint64_t seeds = 1;  // seeds seed, seed + 1, ...
   bool list = false;
 };
+
+// A seed is a decimal number from 0 to 2^64 - 1: no sign, no spaces, nothing after it.
+std::optional<uint64_t> parse_seed(const std::string& text) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  uint64_t value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
@@ -62,9 +80,21 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
     if (chosen.empty())
       return bad_input(ctx, "faults",
                        "no fault '" + args->fault + "' (faults: " + join(names) + ")");
+    const std::optional<uint64_t> first_seed = parse_seed(args->seed);
+    if (!first_seed)
+      return bad_input(ctx, "faults",
+                       "--seed '" + args->seed + "' is not a seed (a whole number from 0 to " +
+                           std::to_string(UINT64_MAX) + ")");
+    // The last seed is first + seeds - 1; past 2^64 - 1 the range would wrap round.
+    if (args->seeds - 1 > UINT64_MAX - *first_seed)
+      return bad_input(ctx, "faults",
+                       "--seed " + args->seed + " with --seeds " + std::to_string(args->seeds) +
+                           " runs past the largest seed, " + std::to_string(UINT64_MAX));
     const std::vector<std::string>& implemented = ctx.registry->implemented_versions();
     std::vector<std::string> versions =
         args->versions.empty() ? implemented : split_commas(args->versions);
+    if (versions.empty())
+      return bad_input(ctx, "faults", "--versions '" + args->versions + "' names no version");
     // Every spelling a command takes (an ALPN, draft-N), run by the version's name.
     for (std::string& v : versions)
       if (const std::optional<Version> known = parse_version_spelling(v))
@@ -77,7 +107,8 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
     uint64_t failed = 0, runs = 0;
     for (const harness::FaultDef* f : chosen) {
       for (const std::string& v : versions) {
-        for (uint64_t seed = args->seed; seed < args->seed + args->seeds; ++seed) {
+        for (uint64_t i = 0; i < args->seeds; ++i) {
+          const uint64_t seed = *first_seed + i;
           const harness::FaultOutcome o = f->run(v, seed);
           ++runs;
           out << f->name << ' ' << v << " seed " << seed << ": ";
@@ -92,6 +123,11 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
       }
     }
     out << runs << " runs, " << failed << " failed\n";
+    // A command that ran nothing checked nothing: never report that as a pass.
+    if (runs == 0) {
+      ctx.io->err << "moqbench faults: no fault run was made\n";
+      return kExitFailed;
+    }
     return failed == 0 ? kExitOk : kExitFailed;
   };
 }

@@ -64,6 +64,8 @@ Action add_load_command(CLI::App& app, const CliContext& ctx) {
     Result<results::CaseResult> r = run_load(*config, ctx.io->err, ctx.io->err_is_terminal);
     if (!r) {
       ctx.io->err << "moqbench load: " << r.error().message << '\n';
+      // Stdout or a FIFO still gets its (empty, valid) document: a reader waiting on it ends.
+      if (writer) (void)writer->finish();
       return kExitFailed;
     }
     const results::LoadSummary& l = *r->load;
@@ -77,7 +79,9 @@ Action add_load_command(CLI::App& app, const CliContext& ctx) {
                   static_cast<unsigned long long>(l.bytes_delivered), config->duration_s,
                   static_cast<double>(l.frames_delivered) / config->duration_s,
                   static_cast<double>(l.bytes_delivered) / config->duration_s / 1e6);
-    ctx.io->out << line;
+    // With --out - the results document owns stdout: the summary goes to stderr.
+    std::ostream& table = *out == "-" ? ctx.io->err : ctx.io->out;
+    table << line;
     // A percentile of no sample is not a time: "n/a" (null in the results file).
     char frame[160] = "n/a (no frame arrived)", group[120] = "n/a (no group arrived whole)";
     if (l.frame_latency_ns)
@@ -87,12 +91,16 @@ Action add_load_command(CLI::App& app, const CliContext& ctx) {
     if (l.group_latency_ns)
       std::snprintf(group, sizeof group, "p50 %.2f ms, p99 %.2f ms", l.group_latency_ns->p50 / 1e6,
                     l.group_latency_ns->p99 / 1e6);
-    ctx.io->out << "  latency per frame " << frame << "; per group " << group << '\n';
+    table << "  latency per frame " << frame << "; per group " << group << '\n';
     if (l.relay_allocations_per_frame)
-      ctx.io->out << "  in-process relay: " << *l.relay_allocations_per_frame
+      table << "  in-process relay: " << *l.relay_allocations_per_frame
                   << " allocations per delivered frame (instructions: need the perf counter)\n";
     if (writer) {
       if (results::Status st = writer->add(*r); !st) {
+        ctx.io->err << "moqbench load: " << st.error().message << '\n';
+        return kExitFailed;
+      }
+      if (results::Status st = writer->finish(); !st) {
         ctx.io->err << "moqbench load: " << st.error().message << '\n';
         return kExitFailed;
       }

@@ -83,14 +83,16 @@ Action add_run_command(CLI::App& app, const CliContext& ctx) {
     return measure_cases(
         ctx, "run", args->measure, cases,
         [&](const results::Meta& meta, const std::vector<results::CaseResult>& done) {
+          // With --out - the results document owns stdout: the summary goes to stderr.
+          std::ostream& table = args->measure.out == "-" ? ctx.io->err : ctx.io->out;
           for (const results::CaseResult& c : done)
-            harness::print_case_summary(ctx.io->out, meta, c);
+            harness::print_case_summary(table, meta, c);
           // One case per process, so the process's peak is the case's (with the program's own
           // few MiB): what its memory estimate is checked against. Under callgrind the process
           // is valgrind, whose peak is not the case's.
           if (meta.counter_backend == results::CounterBackend::kCallgrind) return;
           if (std::optional<uint64_t> peak = harness::peak_resident_bytes())
-            ctx.io->out << "peak memory " << *peak << " bytes (" << harness::format_bytes(*peak)
+            table << "peak memory " << *peak << " bytes (" << harness::format_bytes(*peak)
                         << "), this process's resident set at its largest\n";
         });
   };

@@ -112,12 +112,21 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   };
   Result<harness::SweepResult> result =
       harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);
+  // Stdout, a FIFO or a device gets the document once, now: after the last case or the interrupt.
+  if (writer) {
+    if (results::Status st = writer->finish(); !st) {
+      err << "moqbench: " << st.error().message << '\n';
+      return kExitFailed;
+    }
+  }
   if (!result) {
     err << "moqbench: " << result.error().message << '\n';
     return kExitFailed;
   }
   summarize(meta, result->cases);
-  if (writer) err << "moqbench: results written to " << writer->path() << '\n';
+  if (writer)
+    err << "moqbench: results written to "
+        << (writer->path() == "-" ? std::string("standard output") : writer->path()) << '\n';
   return result->failed == 0 ? kExitOk : kExitFailed;
 }
 

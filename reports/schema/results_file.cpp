@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "reports/schema/json_io.h"
+#include "reports/schema/output_path.h"
 #include "reports/schema/validate.h"
 
 namespace moq::results {
@@ -39,38 +40,9 @@ Result<ResultsFile> read_results_file(const std::string& path) {
 }
 
 Status write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return io_error("cannot create", tmp, errno);
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return io_error("cannot write", tmp, err);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return io_error("cannot flush", tmp, err);
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return io_error("cannot close", tmp, err);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    return io_error("cannot rename " + tmp + " to", path, err);
-  }
-  return {};
+  Result<OutputTarget> out = resolve_output(path);
+  if (!out) return out.error();
+  return write_output(*out, text);
 }
 
 Status write_results_file(const std::string& path, const ResultsFile& file) {
@@ -81,13 +53,15 @@ Status write_results_file(const std::string& path, const ResultsFile& file) {
   return write_file_atomically(path, serialize(file));
 }
 
-ResultsWriter::ResultsWriter(std::string path, Meta meta) : path_(std::move(path)) {
+ResultsWriter::ResultsWriter(OutputTarget out, Meta meta) : path_(out.given), out_(std::move(out)) {
   file_.meta = std::move(meta);
 }
 
 Result<ResultsWriter> ResultsWriter::create(std::string path, Meta meta) {
   if (Status status = validate_meta(to_json(meta)); !status.ok()) return status.error();
-  ResultsWriter writer(std::move(path), std::move(meta));
+  Result<OutputTarget> out = resolve_output(path);
+  if (!out) return out.error();
+  ResultsWriter writer(std::move(*out), std::move(meta));
   if (Status status = writer.flush(); !status.ok()) return status.error();
   return writer;
 }
@@ -114,7 +88,16 @@ Status ResultsWriter::add(CaseResult c) {
 }
 
 Status ResultsWriter::flush() {
-  return write_file_atomically(path_, serialize_document(file_.meta, case_lines_));
+  // Only a regular file can be replaced whole after every case; anything else is written once,
+  // by finish().
+  if (out_.kind != OutputKind::kRegular) return {};
+  return write_output(out_, serialize_document(file_.meta, case_lines_));
+}
+
+Status ResultsWriter::finish() {
+  if (out_.kind == OutputKind::kRegular || finished_) return {};
+  finished_ = true;
+  return write_output(out_, serialize_document(file_.meta, case_lines_));
 }
 
 }  // namespace moq::results

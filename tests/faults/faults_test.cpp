@@ -16,6 +16,7 @@ namespace moq::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr uint64_t kSeeds = 100;
 
@@ -155,6 +156,32 @@ TEST_F(FaultsCli, RefusesAnUnknownFaultOrVersion) {
   EXPECT_EQ(run({"faults", "--versions", "moq-lite-99"}), 2);
   EXPECT_THAT(err_.str(), HasSubstr("version 'moq-lite-99' is not implemented"));
   EXPECT_EQ(run({"faults", "--seeds", "0"}), 2);
+}
+
+TEST_F(FaultsCli, RefusesASeedThatDoesNotFitAndARangeThatOverflows) {
+  EXPECT_EQ(run({"faults", "--fault", "group-reset", "--seed", "-1"}), 2);
+  EXPECT_THAT(err_.str(), HasSubstr("--seed '-1' is not a seed"));
+  EXPECT_THAT(out_.str(), Not(HasSubstr("runs,")));
+  EXPECT_EQ(run({"faults", "--fault", "group-reset", "--seed", "18446744073709551616"}), 2);
+  EXPECT_THAT(err_.str(), HasSubstr("'18446744073709551616' is not a seed"));
+  EXPECT_EQ(run({"faults", "--fault", "group-reset", "--seed", "7x"}), 2);
+  EXPECT_THAT(err_.str(), HasSubstr("'7x' is not a seed"));
+  EXPECT_EQ(
+      run({"faults", "--fault", "group-reset", "--seed", "18446744073709551615", "--seeds", "2"}),
+      2);
+  EXPECT_THAT(err_.str(),
+              HasSubstr("--seed 18446744073709551615 with --seeds 2 runs past the largest seed"));
+}
+
+TEST_F(FaultsCli, RunsTheLargestSeedWhenTheRangeEndsOnIt) {
+  EXPECT_EQ(run({"faults", "--fault", "group-reset", "--versions", "moq-lite-06", "--seed",
+                 "18446744073709551615"}),
+            0);
+  EXPECT_THAT(out_.str(), HasSubstr("seed 18446744073709551615: ok"));
+  EXPECT_THAT(out_.str(), HasSubstr("1 runs, 0 failed"));
+  // A version list with no version in it would run nothing: refused, not passed.
+  EXPECT_EQ(run({"faults", "--fault", "group-reset", "--versions", ","}), 2);
+  EXPECT_THAT(err_.str(), HasSubstr("--versions ',' names no version"));
 }
 
 }  // namespace

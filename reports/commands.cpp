@@ -71,6 +71,9 @@ int run_gate(const GateCommand& command, std::ostream& out, std::ostream& err) {
   options.limits.max_instructions_regression = command.max_instructions_regression;
   options.limits.max_allocations_increase = command.max_allocations_increase;
   options.fail_on_removed = command.fail_on_removed;
+  options.allow_removed = command.allow_removed;
+  if (Status st = parse_gate_metrics(command.metrics, options); !st.ok())
+    return fail(err, "gate", st.error(), kExitBadInput);
   if (!command.overrides_file.empty()) {
     Result<std::vector<GateOverride>> overrides = read_overrides_file(command.overrides_file);
     if (!overrides.ok()) return fail(err, "gate", overrides.error(), kExitBadInput);

@@ -34,7 +34,9 @@ struct GateCommand {
   double max_instructions_regression = 1.0;  // percent
   uint64_t max_allocations_increase = 0;     // absolute
   std::string overrides_file;                // empty: none (overrides.h for the syntax)
-  bool fail_on_removed = false;
+  bool fail_on_removed = false;  // a no-op: removed cases fail unless allow_removed
+  bool allow_removed = false;
+  std::string metrics = "instructions,allocations";  // --metric
   // Growth bounds checked on HEAD ("SCENARIO/AXIS=O(n)", fit.h): a series that grows faster
   // fails the gate.
   std::vector<std::string> growth_bounds;

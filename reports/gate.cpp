@@ -1,5 +1,6 @@
 #include "reports/gate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -31,11 +32,51 @@ size_t GateResult::count(Verdict verdict) const {
 }
 
 bool GateResult::failed() const {
-  return count(Verdict::kRegressed) > 0 || (fail_on_removed && count(Verdict::kRemoved) > 0);
+  return exit_code() != kExitOk;
 }
 
 int GateResult::exit_code() const {
-  return failed() ? kExitRegressed : kExitOk;
+  if (instructions_not_measured) return kExitNotMeasured;
+  if (no_common_case) return kExitNoCommonCase;
+  if (removed_refused > 0) return kExitRemoved;
+  if (count(Verdict::kRegressed) > 0) return kExitRegressed;
+  return kExitOk;
+}
+
+std::string GateResult::failure() const {
+  switch (exit_code()) {
+    case kExitNotMeasured:
+      return "instructions were not measured (counter none): nothing to compare them with; "
+             "--metric allocations compares what was measured";
+    case kExitNoCommonCase:
+      return "BASE and HEAD have no case in common: nothing was compared";
+    case kExitRemoved:
+      return std::to_string(removed_refused) + " case(s) of BASE missing from HEAD";
+    case kExitRegressed:
+      return std::to_string(count(Verdict::kRegressed)) + " case(s) regressed";
+    default:
+      return "";
+  }
+}
+
+Status parse_gate_metrics(std::string_view text, GateOptions& options) {
+  options.compare_instructions = options.compare_allocations = false;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    const std::string_view item = text.substr(start, comma - start);
+    if (item == "instructions") {
+      options.compare_instructions = true;
+    } else if (item == "allocations") {
+      options.compare_allocations = true;
+    } else {
+      return Error{"--metric: '" + std::string(item) +
+                   "' is not a gated metric (instructions, allocations)"};
+    }
+    start = comma + 1;
+  }
+  return {};
 }
 
 namespace {
@@ -65,11 +106,16 @@ GateLimits limits_for(const GateOptions& options, const GateOverride* rule) {
   return limits;
 }
 
-void judge(const results::CaseResult& base, const results::CaseResult& head, GateCase& out) {
-  out.base_instructions = median_of(base.metrics.instructions);
-  out.head_instructions = median_of(head.metrics.instructions);
-  out.base_allocations = max_of(base.metrics.allocations);
-  out.head_allocations = max_of(head.metrics.allocations);
+void judge(const results::CaseResult& base, const results::CaseResult& head,
+           const GateOptions& options, GateCase& out) {
+  if (options.compare_instructions) {
+    out.base_instructions = median_of(base.metrics.instructions);
+    out.head_instructions = median_of(head.metrics.instructions);
+  }
+  if (options.compare_allocations) {
+    out.base_allocations = max_of(base.metrics.allocations);
+    out.head_allocations = max_of(head.metrics.allocations);
+  }
   out.base_failed = base.flags.failed;
   out.head_failed = head.flags.failed;
   if (head.flags.failed) {
@@ -145,7 +191,16 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   result.counter = counter_text(base.results.meta);
   result.default_limits = options.limits;
   result.fail_on_removed = options.fail_on_removed;
+  if (!options.compare_instructions && !options.compare_allocations)
+    return Error{"--metric: no metric to compare"};
+  if (options.compare_instructions) result.metrics.push_back("instructions");
+  if (options.compare_allocations) result.metrics.push_back("allocations");
+  result.instructions_not_measured =
+      options.compare_instructions &&
+      (base.results.meta.counter_backend == results::CounterBackend::kNone ||
+       head.results.meta.counter_backend == results::CounterBackend::kNone);
   const CaseLookup base_lookup(base.results), head_lookup(head.results);
+  size_t common = 0;
   std::set<const GateOverride*> used;
   auto add = [&](const std::string& id) {
     GateCase c;
@@ -158,13 +213,25 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   for (const results::CaseResult& b : base.results.cases) {
     GateCase c = add(b.id);
     if (const results::CaseResult* h = head_lookup.find(b.id)) {
-      judge(b, *h, c);
+      ++common;
+      judge(b, *h, options, c);
     } else {
       c.verdict = Verdict::kRemoved;
       c.base_instructions = median_of(b.metrics.instructions);
       c.base_allocations = max_of(b.metrics.allocations);
       c.base_failed = b.flags.failed;
-      c.reasons.push_back("not in HEAD");
+      const std::optional<results::ShardInfo>& plan = head.results.meta.shard;
+      const bool planned_out =
+          plan && std::find(plan->cases.begin(), plan->cases.end(), b.id) == plan->cases.end();
+      if (options.allow_removed && planned_out) {
+        ++result.removed_allowed;
+        c.reasons.push_back("not in HEAD's plan (--allow-removed)");
+      } else {
+        ++result.removed_refused;
+        c.reasons.push_back(!plan         ? "not in HEAD, which records no plan leaving it out"
+                            : planned_out ? "not in HEAD's plan (--allow-removed accepts it)"
+                                          : "in HEAD's plan, never measured");
+      }
     }
     result.cases.push_back(std::move(c));
   }
@@ -182,6 +249,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
     }
     result.cases.push_back(std::move(c));
   }
+  result.no_common_case = common == 0;
   for (const GateOverride& rule : options.overrides) {
     if (used.count(&rule) == 0) result.unused_overrides.push_back(&rule);
   }

@@ -9,7 +9,9 @@
 //   - allocations max HEAD - max BASE > limit -> regressed; max BASE - max HEAD > limit -> improved
 //   - a regression in either metric wins over an improvement in the other
 // Cases only in HEAD are new (but a new case that failed is regressed), cases only in BASE
-// removed; neither fails the gate unless fail_on_removed is set.
+// removed. Work not done fails the gate, each kind with its own exit code: a removed case (unless
+// allow_removed and HEAD's recorded plan left it out on purpose), no case in common, instructions
+// compared where a file measured none (--counter none; ask for allocations alone instead).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +34,16 @@ struct GateLimits {
 struct GateOptions {
   GateLimits limits;                    // defaults for every case
   std::vector<GateOverride> overrides;  // per-case limits (overrides.h)
-  bool fail_on_removed = false;         // a REMOVED case fails the gate too
+  bool fail_on_removed = false;         // accepted for old command lines: removed cases fail anyway
+  // A removed case passes only when HEAD records a plan (a shard's) that left it out on purpose;
+  // a HEAD with no plan, or whose plan has the case, did not do that work.
+  bool allow_removed = false;
+  bool compare_instructions = true;  // --metric: the metrics compared
+  bool compare_allocations = true;
 };
+
+// "instructions,allocations" (any non-empty subset): sets options' compare_* flags.
+Status parse_gate_metrics(std::string_view text, GateOptions& options);
 
 enum class Verdict { kRegressed, kImproved, kUnchanged, kNew, kRemoved };
 std::string_view to_string(Verdict verdict);
@@ -59,18 +69,29 @@ struct GateResult {
   std::string counter;  // counter_text of the files
   GateLimits default_limits;
   bool fail_on_removed = false;
-  std::vector<GateCase> cases;                        // BASE order, then new cases in HEAD order
+  std::vector<std::string> metrics;        // the metrics compared, named in every output
+  size_t removed_refused = 0;              // removed cases that fail the gate
+  size_t removed_allowed = 0;              // removed cases HEAD's plan left out, with allow_removed
+  bool no_common_case = false;             // BASE and HEAD share no case
+  bool instructions_not_measured = false;  // instructions asked for, a file measured none
+  std::vector<GateCase> cases;             // BASE order, then new cases in HEAD order
   std::vector<const GateOverride*> unused_overrides;  // rules that matched no case (typos?)
 
   size_t count(Verdict verdict) const;
-  bool failed() const;    // something regressed (or was removed, with fail_on_removed)
-  int exit_code() const;  // 0 or 3 (kExitRegressed)
+  bool failed() const;  // exit_code() != 0
+  // 0, or the first that applies of 7 (kExitNotMeasured), 6 (kExitNoCommonCase),
+  // 5 (kExitRemoved), 3 (kExitRegressed): work not done before a regression in work done.
+  int exit_code() const;
+  std::string failure() const;  // what exit_code() stands for, "" when 0
 };
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitOutputError = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitRegressed = 3;
+inline constexpr int kExitRemoved = 5;       // gate: cases of BASE missing from HEAD
+inline constexpr int kExitNoCommonCase = 6;  // gate: BASE and HEAD share no case
+inline constexpr int kExitNotMeasured = 7;   // gate: instructions compared, not measured
 
 // Errors (exit 2): mismatched counter backends or events, a negative or non-finite limit.
 // options must outlive the result (GateCase::override points into it).

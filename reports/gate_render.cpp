@@ -47,14 +47,18 @@ std::string count_or_dash(const std::optional<uint64_t>& value, bool failed) {
 }
 
 std::string summary(const GateResult& r) {
-  std::string out = r.failed() ? "REGRESSED" : "passed";
+  std::string out = !r.failed()                       ? "passed"
+                    : r.exit_code() == kExitRegressed ? "REGRESSED"
+                                                      : "FAILED";
   out += " (exit " + std::to_string(r.exit_code()) + "): ";
   out += std::to_string(r.count(Verdict::kRegressed)) + " regressed, " +
          std::to_string(r.count(Verdict::kImproved)) + " improved, " +
          std::to_string(r.count(Verdict::kUnchanged)) + " unchanged, " +
          std::to_string(r.count(Verdict::kNew)) + " new, " +
          std::to_string(r.count(Verdict::kRemoved)) + " removed";
-  if (r.fail_on_removed && r.count(Verdict::kRemoved) > 0) out += " (removed cases fail)";
+  if (r.removed_allowed > 0)
+    out += " (" + std::to_string(r.removed_allowed) + " left out by HEAD's plan, allowed)";
+  if (r.failed()) out += "; " + r.failure();
   return out;
 }
 
@@ -64,8 +68,11 @@ std::string limits_text(const GateLimits& limits) {
 }
 
 std::string heading(const GateResult& r) {
+  std::string metrics;
+  for (const std::string& m : r.metrics)
+    metrics += (metrics.empty() ? "" : ", ") + m;
   return "gate: BASE " + r.base_label + " -> HEAD " + r.head_label + ", counter " + r.counter +
-         ", limits " + limits_text(r.default_limits);
+         ", metrics compared: " + metrics + ", limits " + limits_text(r.default_limits);
 }
 
 std::string warnings(const GateResult& r, std::string_view prefix) {
@@ -183,7 +190,9 @@ std::string render_json(const GateResult& r) {
   doc["counter"] = r.counter;
   doc["limits"] = limits_json(r.default_limits);
   doc["fail_on_removed"] = r.fail_on_removed;
-  doc["result"] = r.failed() ? "regressed" : "passed";
+  doc["metrics"] = r.metrics;
+  doc["result"] = !r.failed() ? "passed" : r.exit_code() == kExitRegressed ? "regressed" : "failed";
+  doc["failure"] = r.failure();
   doc["exit_code"] = r.exit_code();
   doc["counts"] = {{"regressed", r.count(Verdict::kRegressed)},
                    {"improved", r.count(Verdict::kImproved)},

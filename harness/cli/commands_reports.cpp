@@ -50,8 +50,11 @@ Action add_compare_command(CLI::App& app, const CliContext& ctx) {
 Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   CLI::App* sub = app.add_subcommand(
       "gate",
-      "Check HEAD against BASE with limits: exit 3 when a case regressed (instructions above "
-      "the % limit, allocations above the absolute limit, or a case failing in HEAD)");
+      "Check HEAD against BASE with limits. Exit codes: 0 passed; 1 output not written; 2 bad "
+      "input; 3 a case regressed (instructions above the % limit, allocations above the "
+      "absolute limit, or a case failing in HEAD); 5 cases of BASE missing from HEAD (see "
+      "--allow-removed); 6 no case in common; 7 instructions compared but not measured "
+      "(--counter none: use --metric allocations). When several apply: 7, 6, 5, then 3");
   struct Args {
     reports::GateCommand command;
     std::string format = "table";
@@ -73,7 +76,15 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("--overrides", args->command.overrides_file,
                   "per-case limits (reports/README.md for the syntax)");
   sub->add_flag("--fail-on-removed", args->command.fail_on_removed,
-                "a case of BASE missing from HEAD fails the gate");
+                "accepted and ignored: a case of BASE missing from HEAD always fails the gate "
+                "(exit 5) unless --allow-removed");
+  sub->add_flag("--allow-removed", args->command.allow_removed,
+                "accept cases of BASE that HEAD's recorded plan (a shard's) left out on purpose; "
+                "cases HEAD planned and did not measure, or a HEAD with no plan, still fail");
+  sub->add_option("--metric", args->command.metrics,
+                  "metrics compared, comma-separated: instructions, allocations (allocations "
+                  "alone for files measured with --counter none)")
+      ->capture_default_str();
   sub->add_option("--growth", args->command.growth_bounds,
                   "SCENARIO/AXIS=O(...) (repeatable): HEAD's cost along the axis may grow at most "
                   "this fast (see `moqbench fit`)")

@@ -269,8 +269,10 @@ TEST(CompareAndGate, NewAndRemovedCasesAreListed) {
   EXPECT_EQ(doc["removed"][0]["ids"], Json::array({kFanout}));
 
   CommandRun gate = gate_files(gate_command(base_path, head_path, OutputFormat::kJson));
-  EXPECT_EQ(gate.code, kExitOk) << "new and removed cases do not fail the gate by default";
+  EXPECT_EQ(gate.code, kExitRemoved) << "a case HEAD did not measure fails the gate";
   const Json verdicts = Json::parse(gate.out);
+  EXPECT_EQ(verdicts["exit_code"], kExitRemoved);
+  EXPECT_EQ(verdicts["failure"], "1 case(s) of BASE missing from HEAD");
   EXPECT_EQ(verdicts["counts"]["new"], 1);
   EXPECT_EQ(verdicts["counts"]["removed"], 1);
   EXPECT_EQ(verdicts["cases"][3]["id"], kFanout);
@@ -278,9 +280,61 @@ TEST(CompareAndGate, NewAndRemovedCasesAreListed) {
   EXPECT_EQ(verdicts["cases"][4]["id"], kNewCase);
   EXPECT_EQ(verdicts["cases"][4]["verdict"], "new");
 
+  // --fail-on-removed is kept for old command lines and changes nothing.
   GateCommand strict = gate_command(base_path, head_path);
   strict.fail_on_removed = true;
-  EXPECT_EQ(gate_files(strict).code, kExitRegressed);
+  EXPECT_EQ(gate_files(strict).code, kExitRemoved);
+  // --allow-removed does not excuse a HEAD that records no plan leaving the case out.
+  GateCommand allow = gate_command(base_path, head_path);
+  allow.allow_removed = true;
+  CommandRun refused = gate_files(allow);
+  EXPECT_EQ(refused.code, kExitRemoved) << refused.out;
+  EXPECT_NE(line_of(refused.out, kFanout).find("records no plan"), std::string::npos)
+      << refused.out;
+
+  // A shard's plan leaves kFanout out on purpose: --allow-removed accepts it, and only then.
+  ResultsFile shard = head;
+  results::ShardInfo info;
+  info.index = 1;
+  info.count = 2;
+  info.plan_cases = 2 * shard.cases.size() - 1;  // shard 1 of 2 holds the larger half
+  info.plan_digest = "0123456789abcdef";
+  for (const results::CaseResult& c : shard.cases)
+    info.cases.push_back(c.id);
+  shard.meta.shard = info;
+  const std::string shard_path = write_synthetic(dir, "shard.json", shard);
+  EXPECT_EQ(gate_files(gate_command(base_path, shard_path)).code, kExitRemoved);
+  GateCommand allow_shard = gate_command(base_path, shard_path);
+  allow_shard.allow_removed = true;
+  CommandRun accepted = gate_files(allow_shard);
+  EXPECT_EQ(accepted.code, kExitOk) << accepted.out;
+  EXPECT_NE(accepted.out.find("left out by HEAD's plan, allowed"), std::string::npos)
+      << accepted.out;
+
+  // The plan has kFanout but the file lacks it: planned, never measured, never allowed.
+  shard.meta.shard->cases.push_back(kFanout);
+  shard.meta.shard->plan_cases = 2 * shard.meta.shard->cases.size() - 1;
+  const std::string unmeasured = write_synthetic(dir, "unmeasured.json", shard);
+  GateCommand allow_unmeasured = gate_command(base_path, unmeasured);
+  allow_unmeasured.allow_removed = true;
+  CommandRun missing = gate_files(allow_unmeasured);
+  EXPECT_EQ(missing.code, kExitRemoved) << missing.out;
+  EXPECT_NE(line_of(missing.out, kFanout).find("in HEAD's plan, never measured"), std::string::npos)
+      << missing.out;
+}
+
+TEST(CompareAndGate, DisjointPairFailsWithNoCaseInCommon) {
+  TempDir dir;
+  ResultsFile head = base_file(CounterBackend::kCallgrind, kCommitB);
+  head.cases.clear();
+  head.cases.push_back(fanout_case(64, 700000, 9));
+  const std::string base_path = write_synthetic(dir, "base.json", base_file());
+  const std::string head_path = write_synthetic(dir, "head.json", head);
+  CommandRun gate = gate_files(gate_command(base_path, head_path));
+  EXPECT_EQ(gate.code, kExitNoCommonCase) << gate.out;
+  EXPECT_NE(gate.out.find("no case in common"), std::string::npos) << gate.out;
+  EXPECT_NE(gate.out.find("metrics compared: instructions, allocations"), std::string::npos)
+      << gate.out;
 }
 
 TEST(CompareAndGate, MismatchedBackendsOrEventsAreRefusedWithExit2) {
@@ -727,9 +781,22 @@ TEST(CompareBackendNone, AllocationsOnlyWithoutInstructionColumns) {
   ASSERT_EQ(table.code, 0) << table.err;
   EXPECT_EQ(table.out.find("instructions base"), std::string::npos) << table.out;
   EXPECT_NE(line_of(table.out, kFanout).find("5 -> 7"), std::string::npos);
-  CommandRun gate = gate_files(gate_command(base_path, head_path));
+  // Instructions asked for (the default) and not measured: the gate compared nothing of them.
+  CommandRun unmeasured = gate_files(gate_command(base_path, head_path));
+  EXPECT_EQ(unmeasured.code, kExitNotMeasured) << unmeasured.out;
+  EXPECT_NE(unmeasured.out.find("instructions were not measured"), std::string::npos)
+      << unmeasured.out;
+  GateCommand allocations = gate_command(base_path, head_path);
+  allocations.metrics = "allocations";
+  CommandRun gate = gate_files(allocations);
   EXPECT_EQ(gate.code, kExitRegressed);
+  EXPECT_NE(gate.out.find("metrics compared: allocations,"), std::string::npos) << gate.out;
   EXPECT_NE(line_of(gate.out, kFanout).find("allocations max 5 -> 7 (+2 > +0)"), std::string::npos);
+  GateCommand bad = gate_command(base_path, head_path);
+  bad.metrics = "instructions,wall";
+  CommandRun refused = gate_files(bad);
+  EXPECT_EQ(refused.code, kExitBadInput);
+  EXPECT_NE(refused.err.find("'wall' is not a gated metric"), std::string::npos) << refused.err;
 }
 
 TEST(CompareNotes, DifferentDeliveryIsFlagged) {

@@ -94,7 +94,7 @@ Action add_load_command(CLI::App& app, const CliContext& ctx) {
     table << "  latency per frame " << frame << "; per group " << group << '\n';
     if (l.relay_allocations_per_frame)
       table << "  in-process relay: " << *l.relay_allocations_per_frame
-                  << " allocations per delivered frame (instructions: need the perf counter)\n";
+            << " allocations per delivered frame (instructions: need the perf counter)\n";
     if (writer) {
       if (results::Status st = writer->add(*r); !st) {
         ctx.io->err << "moqbench load: " << st.error().message << '\n';

@@ -93,7 +93,7 @@ Action add_run_command(CLI::App& app, const CliContext& ctx) {
           if (meta.counter_backend == results::CounterBackend::kCallgrind) return;
           if (std::optional<uint64_t> peak = harness::peak_resident_bytes())
             table << "peak memory " << *peak << " bytes (" << harness::format_bytes(*peak)
-                        << "), this process's resident set at its largest\n";
+                  << "), this process's resident set at its largest\n";
         });
   };
 }

@@ -120,6 +120,65 @@ TEST_F(MoqbenchBinaryTest, SweepWithoutOutKeepsTimestampedResultsAndLatest) {
   EXPECT_THAT(r.err, HasSubstr(path("plain") + "/sub"));
 }
 
+// The gate through the binary, on work not done: a sweep stopped by SIGINT after its first case
+// lacks the rest of the base (exit 5, naming them); a pair with no case in common (exit 6); a
+// pair measured with --counter none compared on instructions (exit 7) or on allocations alone.
+TEST_F(MoqbenchBinaryTest, GateFailsOnAnInterruptedSweepADisjointPairAndUnmeasuredInstructions) {
+  const std::vector<std::string> sweep = {MOQBENCH,   "sweep",  "--scenario", "group_write_frames",
+                                          "--frames", "4,8,16", "--counter",  "none",
+                                          "--warmup", "0",      "--rounds"};
+  std::vector<std::string> full = sweep;
+  for (const char* arg : {"1", "--out"})
+    full.push_back(arg);
+  full.push_back(path("base.json"));
+  ProcessResult r = run_process(full);
+  ASSERT_EQ(r.status, 0) << r.err;
+
+  // Enough rounds that the sweep is still running when the signal comes.
+  std::vector<std::string> slow = sweep;
+  for (const char* arg : {"20000", "--out"})
+    slow.push_back(arg);
+  slow.push_back(path("head.json"));
+  RunningProcess interrupted(slow);
+  ASSERT_TRUE(interrupted.wait_for_stderr("[2/", std::chrono::seconds(120)));
+  interrupted.signal(SIGINT);
+  r = interrupted.wait();
+  EXPECT_NE(r.status, 0) << r.err;
+  results::Result<results::ResultsFile> head = results::read_results_file(path("head.json"));
+  ASSERT_TRUE(head) << head.error().message;
+  ASSERT_EQ(head->cases.size(), 1u);
+
+  r = run_process(
+      {MOQBENCH, "gate", path("base.json"), path("head.json"), "--metric", "allocations"});
+  EXPECT_EQ(r.status, 5) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("5 case(s) of BASE missing from HEAD"));
+  EXPECT_THAT(r.out, HasSubstr("model/group_write_frames/none/frames=16/batch=1"));
+  EXPECT_THAT(r.out, HasSubstr("metrics compared: allocations"));
+  // --allow-removed does not excuse cases HEAD never measured and records no plan leaving out.
+  r = run_process({MOQBENCH, "gate", path("base.json"), path("head.json"), "--metric",
+                   "allocations", "--allow-removed"});
+  EXPECT_EQ(r.status, 5) << r.out << r.err;
+
+  // Instructions are the default metric and --counter none measured none.
+  r = run_process({MOQBENCH, "gate", path("base.json"), path("base.json")});
+  EXPECT_EQ(r.status, 7) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("instructions were not measured"));
+  r = run_process(
+      {MOQBENCH, "gate", path("base.json"), path("base.json"), "--metric", "allocations"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+
+  std::vector<std::string> other = {
+      MOQBENCH,   "sweep",     "--scenario", "group_write_frames", "--frames",
+      "32",       "--counter", "none",       "--warmup",           "0",
+      "--rounds", "1",         "--out",      path("other.json")};
+  r = run_process(other);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run_process(
+      {MOQBENCH, "gate", path("base.json"), path("other.json"), "--metric", "allocations"});
+  EXPECT_EQ(r.status, 6) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("no case in common"));
+}
+
 // Runs the small sweep under callgrind and returns its results.
 results::ResultsFile callgrind_sweep(const std::string& out, const std::vector<std::string>& env) {
   ProcessResult r =

@@ -117,6 +117,12 @@ int run_gate(const GateCommand& command, std::ostream& out, std::ostream& err) {
 int run_report(const ReportCommand& command, std::ostream& out, std::ostream& err) {
   Result<std::vector<InputFile>> inputs = load_inputs(command.files);
   if (!inputs.ok()) return fail(err, "report", inputs.error(), kExitBadInput);
+  // A path that cannot be written (its directory missing, a directory) is bad input, told before
+  // the page is rendered.
+  if (!command.html_out.empty()) {
+    if (Result<results::OutputTarget> target = results::resolve_output(command.html_out); !target)
+      return fail(err, "report", Error{"--html " + target.error().message}, kExitBadInput);
+  }
   if (!command.html_out.empty()) {
     Result<std::string> html = render_html_report(*inputs);
     if (!html.ok()) return fail(err, "report", html.error(), kExitBadInput);
@@ -129,7 +135,8 @@ int run_report(const ReportCommand& command, std::ostream& out, std::ostream& er
   if (command.markdown || command.html_out.empty()) {
     Result<std::string> md = render_report_markdown(*inputs);
     if (!md.ok()) return fail(err, "report", md.error(), kExitBadInput);
-    return write_out(out, err, "report", *md);
+    // With --html - the page owns stdout: the Markdown goes to stderr.
+    return write_out(command.html_out == "-" ? err : out, err, "report", *md);
   }
   return kExitOk;
 }
@@ -137,6 +144,8 @@ int run_report(const ReportCommand& command, std::ostream& out, std::ostream& er
 int run_merge(const MergeCommand& command, std::ostream& /*out*/, std::ostream& err) {
   Result<std::vector<InputFile>> inputs = load_inputs(command.files);
   if (!inputs.ok()) return fail(err, "merge", inputs.error(), kExitBadInput);
+  if (Result<results::OutputTarget> target = results::resolve_output(command.out); !target)
+    return fail(err, "merge", Error{"--out " + target.error().message}, kExitBadInput);
   Result<Merge> merge = merge_shards(*inputs);
   if (!merge.ok()) return fail(err, "merge", merge.error(), kExitBadInput);
   if (Status st = results::write_results_file(command.out, merge->merged); !st.ok())

@@ -100,6 +100,7 @@ harness::ScenarioDef churn_scenario() {
        harness::AxisSpec::integer("sessions", "viewer sessions", 4, 1, 1024, {1, 16, 128}),
        harness::AxisSpec::integer("held", "subscriptions each session holds open", 16, 1, 4096,
                                   {1, 64, 1024})});
+  def.check_axes = check_world_axes;
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

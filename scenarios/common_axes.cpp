@@ -40,9 +40,10 @@ Result<GroupShape> group_shape(const harness::CaseSpec& spec) {
   shape.frame_size = static_cast<uint64_t>(spec.integer("frame_size"));
   const uint64_t bytes = shape.frames * shape.frame_size;
   if (bytes > kMaxGroupBytes)
-    return Error{0, "frames x frame_size = " + std::to_string(bytes) +
-                        " bytes exceeds the largest group (" + std::to_string(kMaxGroupBytes) +
-                        " bytes)"};
+    return Error{0, "frames=" + std::to_string(shape.frames) +
+                        " x frame_size=" + std::to_string(shape.frame_size) + " = " +
+                        std::to_string(bytes) + " bytes exceeds the largest group (" +
+                        std::to_string(kMaxGroupBytes) + " bytes); lower frames or frame_size"};
   return shape;
 }
 

@@ -238,6 +238,25 @@ class Congested final : public harness::Case {
   Scope scope_{"congested viewers"};  // after the world: its viewers are dropped first
 };
 
+// The case's group and pace, or an Error naming the axes and values a rule refuses.
+Result<CongestedShape> congested_shape(const harness::CaseSpec& spec) {
+  Result<GroupShape> group = group_shape(spec);
+  if (!group) return group.error();
+  CongestedShape shape;
+  shape.frames = group->frames;
+  shape.frame_size = group->frame_size;
+  shape.group_ns = static_cast<uint64_t>(spec.integer("group_ms")) * kNsPerMs;
+  shape.overload_pct = static_cast<uint64_t>(spec.integer("overload_pct"));
+  shape.drop = spec.text("drop") == "yes";
+  // The publisher's pace is exact on the virtual clock only in whole ns per frame.
+  if (shape.group_ns % shape.frames != 0)
+    return Error{0, "group_ms=" + std::to_string(spec.integer("group_ms")) + " (" +
+                        std::to_string(shape.group_ns) +
+                        " ns) does not divide by frames=" + std::to_string(shape.frames) +
+                        ": a group's time must split into whole ns per frame"};
+  return shape;
+}
+
 harness::ScenarioDef congested_scenario() {
   harness::ScenarioDef def;
   def.name = "congested";
@@ -262,19 +281,17 @@ harness::ScenarioDef congested_scenario() {
       drop,
       frame_size_axis(),
   };
+  def.check_axes = [](const harness::CaseSpec& spec) -> Status {
+    Result<CongestedShape> shape = congested_shape(spec);
+    if (!shape) return shape.error();
+    return {};
+  };
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<session::Version> version = case_version(spec.version());
     if (!version) return version.error();
-    Result<GroupShape> group = group_shape(spec);
-    if (!group) return group.error();
-    CongestedShape shape;
-    shape.frames = group->frames;
-    shape.frame_size = group->frame_size;
-    shape.group_ns = static_cast<uint64_t>(spec.integer("group_ms")) * kNsPerMs;
-    shape.overload_pct = static_cast<uint64_t>(spec.integer("overload_pct"));
-    shape.drop = spec.text("drop") == "yes";
-    if (shape.group_ns % shape.frames != 0)
-      return Error{0, "group_ms must divide into whole ns per frame"};
+    Result<CongestedShape> shaped = congested_shape(spec);
+    if (!shaped) return shaped.error();
+    const CongestedShape shape = *shaped;
     ModelWorldConfig config;
     config.version = *version;
     config.viewers = static_cast<uint32_t>(spec.integer("viewers"));

@@ -234,6 +234,38 @@ class Delivery final : public harness::Case {
   ModelWorld world_;                          // last: destroyed first
 };
 
+// A case's world and delivery shape, or an Error naming the axes and values a rule refuses.
+struct DeliveryPlan {
+  ModelWorldConfig config;
+  DeliveryShape shape;
+};
+
+Result<DeliveryPlan> delivery_plan(const harness::CaseSpec& spec) {
+  Result<ModelWorldConfig> config = model_world_config(spec);
+  if (!config) return config.error();
+  DeliveryShape shape;
+  shape.broadcasts = static_cast<uint32_t>(spec.integer("broadcasts"));
+  shape.watch = static_cast<uint32_t>(spec.integer("watch"));
+  shape.frame_size = static_cast<uint64_t>(spec.integer("frame_size"));
+  shape.burst = static_cast<uint64_t>(spec.integer("burst"));
+  shape.paced = spec.text("paced") == "yes";
+  // A burst is written before anyone reads: every cache on the way keeps all of it.
+  config->cached_groups = static_cast<uint32_t>(shape.burst);
+  if (shape.paced && shape.burst != 1)
+    return Error{0, "paced=yes writes one frame a round, so burst=" + std::to_string(shape.burst) +
+                        " must be burst=1"};
+  // Through relays a viewer reaches every publisher's broadcasts; alone, its own publisher's.
+  const bool relayed = config->relays > 0;
+  const uint64_t reachable =
+      relayed ? uint64_t{shape.broadcasts} * config->publishers : shape.broadcasts;
+  if (shape.watch > reachable)
+    return Error{
+        0, "watch=" + std::to_string(shape.watch) + " exceeds the " + std::to_string(reachable) +
+               " broadcasts a viewer can reach (broadcasts=" + std::to_string(shape.broadcasts) +
+               (relayed ? " x publishers=" + std::to_string(config->publishers) : "") + ")"};
+  return DeliveryPlan{*config, shape};
+}
+
 harness::ScenarioDef delivery_scenario() {
   harness::ScenarioDef def;
   def.name = "delivery";
@@ -259,25 +291,15 @@ harness::ScenarioDef delivery_scenario() {
       paced,
       frame_size_axis(),
   });
+  def.check_axes = [](const harness::CaseSpec& spec) -> Status {
+    Result<DeliveryPlan> plan = delivery_plan(spec);
+    if (!plan) return plan.error();
+    return {};
+  };
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
-    Result<ModelWorldConfig> config = model_world_config(spec);
-    if (!config) return config.error();
-    DeliveryShape shape;
-    shape.broadcasts = static_cast<uint32_t>(spec.integer("broadcasts"));
-    shape.watch = static_cast<uint32_t>(spec.integer("watch"));
-    shape.frame_size = static_cast<uint64_t>(spec.integer("frame_size"));
-    shape.burst = static_cast<uint64_t>(spec.integer("burst"));
-    shape.paced = spec.text("paced") == "yes";
-    // A burst is written before anyone reads: every cache on the way keeps all of it.
-    config->cached_groups = static_cast<uint32_t>(shape.burst);
-    if (shape.paced && shape.burst != 1)
-      return Error{0, "paced delivery writes one frame a round: burst must be 1"};
-    const uint64_t per_publisher =
-        config->relays > 0 ? uint64_t{shape.broadcasts} * config->publishers : shape.broadcasts;
-    if (shape.watch > per_publisher)
-      return Error{0, "watch " + std::to_string(shape.watch) + " exceeds the " +
-                          std::to_string(per_publisher) + " broadcasts a viewer can reach"};
-    return std::unique_ptr<harness::Case>(new Delivery(*config, shape));
+    Result<DeliveryPlan> plan = delivery_plan(spec);
+    if (!plan) return plan.error();
+    return std::unique_ptr<harness::Case>(new Delivery(plan->config, plan->shape));
   };
   // Per subscription: its state on both sides, the frames in flight in a round, and the
   // viewer's track cache (CacheLimits' groups, or the burst when larger).

@@ -70,6 +70,7 @@ harness::ScenarioDef fetch_frames_scenario() {
   def.axes = with_network_axes({harness::AxisSpec::version(), relays_axis(), publishers_axis(),
                                 viewers_axis(), frames_axis(), frame_size_axis()});
   def.make = make_world_group_case<FetchFrames>;
+  def.check_axes = check_world_group_axes;
   // One group of `frames` in the publishers' caches; each viewer holds its fetch of it.
   def.estimate_memory = [](const harness::CaseSpec& spec) {
     return world_memory(spec, static_cast<uint64_t>(spec.integer("frames")), 1, 1, 0);

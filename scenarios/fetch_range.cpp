@@ -87,6 +87,7 @@ harness::ScenarioDef fetch_range_scenario() {
                                  {1, 8}),
       frame_size_axis(),
   });
+  def.check_axes = check_world_axes;
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<ModelWorldConfig> config = model_world_config(spec);
     if (!config) return config.error();

@@ -164,6 +164,11 @@ harness::ScenarioDef group_write_frames_scenario() {
                                  {1, 16}),
       frame_size_axis(),
   };
+  def.check_axes = [](const harness::CaseSpec& spec) -> Status {
+    Result<GroupShape> group = group_shape(spec);
+    if (!group) return group.error();
+    return {};
+  };
   def.make = [](const harness::CaseSpec& spec) -> Result<std::unique_ptr<harness::Case>> {
     Result<GroupShape> group = group_shape(spec);
     if (!group) return group.error();

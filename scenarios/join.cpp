@@ -214,6 +214,7 @@ harness::ScenarioDef join_scenario() {
       "latest group (a cold join: the relays hold no subscription of it)";
   def.axes = join_axes();
   def.make = make_join_case<Join>;
+  def.check_axes = check_world_axes;
   return def;
 }
 
@@ -224,6 +225,7 @@ harness::ScenarioDef leave_scenario() {
   def.summary = "a viewer that joined one of `broadcasts` broadcasts (as in join) leaves";
   def.axes = join_axes();
   def.make = make_join_case<Leave>;
+  def.check_axes = check_world_axes;
   return def;
 }
 
@@ -238,6 +240,7 @@ harness::ScenarioDef join_stale_scenario() {
       "still hold its old group and serve it without asking upstream";
   def.axes = join_axes();
   def.make = make_join_case<JoinStale>;
+  def.check_axes = check_world_axes;
   return def;
 }
 

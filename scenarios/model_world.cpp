@@ -31,6 +31,12 @@ Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec) {
   return config;
 }
 
+Status check_world_axes(const harness::CaseSpec& spec) {
+  Result<ModelWorldConfig> config = model_world_config(spec);
+  if (!config) return config.error();
+  return {};
+}
+
 Status ModelWorld::build(const ModelWorldConfig& config) {
   if (config.transport != Transport::Memory) {
     executor_.reset();

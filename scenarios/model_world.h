@@ -199,5 +199,8 @@ Result<session::Version> case_version(const std::string& name);
 // A case's world: its version (an Error unless a session engine implements it), its publishers
 // and viewers axes, and on the relay bench its relays axis; cached_groups keeps its default.
 Result<ModelWorldConfig> model_world_config(const harness::CaseSpec& spec);
+// model_world_config's rules alone (the transport against the build and the link model), for
+// ScenarioDef::check_axes.
+Status check_world_axes(const harness::CaseSpec& spec);
 
 }  // namespace moq::scenarios

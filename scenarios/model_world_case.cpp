@@ -7,6 +7,13 @@
 
 namespace moq::scenarios {
 
+Status check_world_group_axes(const harness::CaseSpec& spec) {
+  if (Status st = check_world_axes(spec); !st) return st;
+  Result<GroupShape> group = group_shape(spec);
+  if (!group) return group.error();
+  return {};
+}
+
 Status ModelWorldCase::build_world() {
   payloads_ = harness::PayloadSource(
       shape_.frame_size, kDistinctRounds * config_.publishers * shape_.groups * shape_.frames);

@@ -70,6 +70,10 @@ class ModelWorldCase : public harness::Case {
   ModelWorld world_;
 };
 
+// The rules of make_world_group_case's axes (the world's, then the group's), for
+// ScenarioDef::check_axes.
+Status check_world_group_axes(const harness::CaseSpec& spec);
+
 // The factory of a scenario whose case is built from the case's world and group shape:
 // CaseT(ModelWorldConfig, GroupShape).
 template <class CaseT>

@@ -188,6 +188,7 @@ harness::ScenarioDef prefixes_scenario() {
       "broadcast is withdrawn and announced again";
   def.axes = prefix_axes();
   def.make = make_prefix_case<Prefixes>;
+  def.check_axes = check_world_axes;
   return def;
 }
 
@@ -200,6 +201,7 @@ harness::ScenarioDef prefixes_teardown_scenario() {
       "broadcasts: its session closes, until everything it held is released";
   def.axes = prefix_axes();
   def.make = make_prefix_case<PrefixesTeardown>;
+  def.check_axes = check_world_axes;
   return def;
 }
 

@@ -95,6 +95,7 @@ harness::ScenarioDef subscribe_frames_scenario() {
   def.axes = with_network_axes({harness::AxisSpec::version(), relays_axis(), publishers_axis(),
                                 viewers_axis(), frames_axis(), frame_size_axis()});
   def.make = make_world_group_case<SubscribeFrames>;
+  def.check_axes = check_world_group_axes;
   // Each viewer's track (made by its session) caches up to CacheLimits' groups, fewer when they
   // would pass its payload bytes; each viewer holds the round's group besides.
   def.estimate_memory = [](const harness::CaseSpec& spec) {

@@ -250,8 +250,9 @@ Result<Transport> transport_of(const harness::CaseSpec& spec) {
     if (name != kTransportNames[i]) continue;
 #if !MOQ_QUIC
     if (i > 0)
-      return Error{0,
-                   "transport '" + name + "' needs the QUIC backend: this build has MOQ_QUIC=OFF"};
+      return Error{0, "transport=" + name +
+                          " needs the QUIC backend: this build has MOQ_QUIC=OFF (use "
+                          "transport=memory)"};
 #endif
     return static_cast<Transport>(i);
   }
@@ -271,10 +272,16 @@ Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport tr
   link.bandwidth_bps = static_cast<uint64_t>(spec.integer("bandwidth_kbps")) * 1000;
   link.loss = static_cast<double>(spec.integer("loss_pct")) / 100;
   link.seed = static_cast<uint64_t>(spec.integer("seed"));
-  if (transport == Transport::Quic && !link.ideal())
-    return Error{0,
-                 "transport 'quic' runs on real sockets: latency_ms, bandwidth_kbps and "
-                 "loss_pct need memory or quic-sim"};
+  if (transport == Transport::Quic && !link.ideal()) {
+    std::string modelled;
+    for (const char* axis : {"latency_ms", "bandwidth_kbps", "loss_pct"}) {
+      if (spec.integer(axis) == 0) continue;
+      modelled += (modelled.empty() ? "" : ", ") + std::string(axis) + "=" +
+                  std::to_string(spec.integer(axis));
+    }
+    return Error{0, "transport=quic runs on real sockets with no link model, so " + modelled +
+                        " needs transport=memory or transport=quic-sim"};
+  }
   if (Status st = link.validate(); !st) return st.error();
   if (transport == Transport::QuicSim) link.latency_ns += kQuicSimLatencyNs;
   return link;

@@ -179,7 +179,12 @@ Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const Scenario
       values.push_back(Param{axis.name, std::move(value)});
     }
   }
-  return CaseSpec(scenario, std::move(bench), std::move(version), std::move(values));
+  CaseSpec spec(scenario, std::move(bench), std::move(version), std::move(values));
+  if (scenario.check_axes) {
+    if (Status st = scenario.check_axes(spec); !st)
+      return Error{0, "case " + spec.id() + " is refused: " + st.error().message};
+  }
+  return spec;
 }
 
 namespace {

@@ -31,7 +31,8 @@ Status check_bench(const ScenarioDef& scenario, std::string_view bench);
 Result<std::vector<std::string>> split_list(std::string_view text, std::string_view option);
 
 // One case of `scenario`: `settings` are (axis, value text) pairs; every other axis takes its
-// default. An unknown axis, a bad value or an axis set twice is an Error.
+// default. An unknown axis, a bad value, an axis set twice or a combination of values the
+// scenario refuses (ScenarioDef::check_axes) is an Error.
 Result<CaseSpec> make_case_spec(const ScenarioRegistry& registry, const ScenarioDef& scenario,
                                 std::string bench,
                                 const std::vector<std::pair<std::string, std::string>>& settings);

@@ -88,6 +88,12 @@ struct ScenarioDef {
   // use is refused with the size and the axes to lower (memory_check.h). Empty: the scenario's
   // memory does not grow with its axes beyond a few MiB.
   std::function<MemoryEstimate(const CaseSpec&)> estimate_memory;
+  // The rules a combination of axis values must follow beyond each axis's own range (frames x
+  // frame_size within the largest group, ...): an Error names the axes, their values and the rule.
+  // Every planned case is checked (make_case_spec), so a refused combination is bad input before
+  // anything runs; `make` applies the same functions, so each rule is written once. Empty: every
+  // combination is accepted.
+  std::function<Status(const CaseSpec&)> check_axes;
 
   const AxisSpec* find_axis(std::string_view axis) const;
   // The axis on `bench`: null when the scenario has no such axis or it exists on other benches.

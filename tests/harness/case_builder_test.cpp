@@ -142,6 +142,51 @@ TEST_F(CaseBuilderTest, GridErrorsNameTheOption) {
   EXPECT_THAT(bad.error().message, HasSubstr("--viewers: scenario 'plain' has no axis 'viewers'"));
 }
 
+// A scenario's combination rule runs for every planned case, by every way of naming one: its
+// refusal carries the case id, and a combination it accepts is planned as before.
+TEST_F(CaseBuilderTest, ScenarioCombinationRulesRunWhenACaseIsPlanned) {
+  ScenarioDef def = versioned_;
+  def.name = "ruled";
+  def.in_default_sweep = false;
+  def.check_axes = [](const CaseSpec& spec) -> Status {
+    if (spec.integer("viewers") > spec.integer("publishers"))
+      return Error{0, "viewers=" + std::to_string(spec.integer("viewers")) +
+                          " exceeds publishers=" + std::to_string(spec.integer("publishers"))};
+    return {};
+  };
+  ScenarioRegistry registry = testing::make_test_registry();
+  ASSERT_TRUE(registry.add(def));
+  const ScenarioDef& ruled = *registry.find("ruled");
+
+  Result<CaseSpec> refused =
+      make_case_spec(registry, ruled, "model", {{"publishers", "1"}, {"viewers", "2"}});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message,
+              HasSubstr("case model/ruled/moq-lite-06/publishers=1/viewers=2/mode=fast is "
+                        "refused: viewers=2 exceeds publishers=1"));
+  Result<CaseSpec> by_id = parse_case_id(registry, "model/ruled/moq-lite-06/viewers=2");
+  ASSERT_FALSE(by_id);
+  EXPECT_THAT(by_id.error().message, HasSubstr("viewers=2 exceeds publishers=1"));
+  Result<std::vector<CaseSpec>> grid =
+      expand_grid(registry, ruled, "model", {{"viewers", {"1", "4"}, "--viewers"}});
+  ASSERT_FALSE(grid);
+  EXPECT_THAT(grid.error().message, HasSubstr("viewers=4 exceeds publishers=1"));
+  SweepRequest request;
+  request.scenarios = {"ruled"};
+  request.axes = {{"viewers", {"4"}, "--viewers"}};
+  Result<std::vector<CaseSpec>> swept = plan_sweep(registry, request);
+  ASSERT_FALSE(swept);
+  EXPECT_THAT(swept.error().message, HasSubstr("viewers=4 exceeds publishers=1"));
+
+  Result<CaseSpec> accepted =
+      parse_case_id(registry, "model/ruled/moq-lite-06/publishers=4/viewers=2");
+  ASSERT_TRUE(accepted) << accepted.error().message;
+  request.axes = {{"viewers", {"1"}, "--viewers"}};
+  swept = plan_sweep(registry, request);
+  ASSERT_TRUE(swept) << swept.error().message;
+  EXPECT_EQ(swept->size(), 4u);  // 2 versions x publishers {1,4}
+}
+
 TEST_F(CaseBuilderTest, PlanSweepDefaultsToTheDefaultSweep) {
   Result<std::vector<CaseSpec>> cases = plan_sweep(registry_, {});
   ASSERT_TRUE(cases) << cases.error().message;
@@ -196,15 +241,15 @@ TEST_F(CaseBuilderTest, NoImplementedVersionMeansNoCaseAndSaysWhy) {
 TEST(ScenarioRegistryTest, RefusesMalformedDefinitions) {
   ScenarioRegistry r;
   auto make = [](const CaseSpec&) -> Result<std::unique_ptr<Case>> { return Error{0, "unused"}; };
-  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make, {}};
+  ScenarioDef ok{"ok", "fine", {"model"}, {}, false, make, {}, {}};
   EXPECT_TRUE(r.add(ok));
   EXPECT_THAT(r.add(ok).error().message, HasSubstr("registered twice"));
-  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make, {}};
+  ScenarioDef slash{"a/b", "bad name", {"model"}, {}, false, make, {}, {}};
   EXPECT_FALSE(r.add(slash));
   ScenarioDef late_version{"late",    "version not first",
                            {"model"}, {AxisSpec::integer("n", "n", 1, 1, 2), AxisSpec::version()},
                            false,     make,
-                           {}};
+                           {},        {}};
   EXPECT_THAT(r.add(late_version).error().message, HasSubstr("must come first"));
   ScenarioDef bad_default{"bad_default",
                           "default out of range",
@@ -212,9 +257,10 @@ TEST(ScenarioRegistryTest, RefusesMalformedDefinitions) {
                           {AxisSpec::integer("n", "n", 5, 1, 2)},
                           false,
                           make,
+                          {},
                           {}};
   EXPECT_THAT(r.add(bad_default).error().message, HasSubstr("default outside"));
-  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make, {}};
+  ScenarioDef bad_bench{"bad_bench", "unknown bench", {"lab"}, {}, false, make, {}, {}};
   EXPECT_THAT(r.add(bad_bench).error().message, HasSubstr("unknown bench 'lab'"));
 }
 

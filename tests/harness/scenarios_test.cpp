@@ -225,10 +225,22 @@ TEST_F(ScenariosTest, GroupWriteFramesDeliversEveryFrameWhateverTheBatch) {
   }
 }
 
-TEST_F(ScenariosTest, OversizedGroupIsRefusedByTheFactory) {
-  results::CaseResult c = run("model/group_write_frames/none/frames=65536/frame_size=1048576");
-  ASSERT_TRUE(c.flags.failed);
-  EXPECT_THAT(*c.flags.reason, HasSubstr("exceeds the largest group"));
+// The rule is checked when the case is planned, and the factory applies the same rule to a spec
+// that did not come through the planner.
+TEST_F(ScenariosTest, OversizedGroupIsRefusedWhenPlannedAndByTheFactory) {
+  const std::string rule =
+      "frames=65536 x frame_size=1048576 = 68719476736 bytes exceeds the largest group";
+  Result<CaseSpec> planned =
+      parse_case_id(registry_, "model/group_write_frames/none/frames=65536/frame_size=1048576");
+  ASSERT_FALSE(planned);
+  EXPECT_THAT(planned.error().message, HasSubstr(rule));
+  const ScenarioDef& def = *registry_.find("group_write_frames");
+  const CaseSpec unplanned(
+      def, "model", std::string(kNoVersion),
+      {{"frames", int64_t{65536}}, {"batch", int64_t{1}}, {"frame_size", int64_t{1048576}}});
+  Result<std::unique_ptr<Case>> made = def.make(unplanned);
+  ASSERT_FALSE(made);
+  EXPECT_THAT(made.error().message, HasSubstr(rule));
 }
 
 }  // namespace

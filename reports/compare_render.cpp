@@ -1,4 +1,5 @@
 // The four renderings of a Comparison (compare.h).
+#include <set>
 #include <string>
 #include <vector>
 
@@ -205,11 +206,46 @@ std::vector<std::string> labels_of(const Comparison& c) {
   return labels;
 }
 
+// What the comparison cannot stand for, said before its table as the gate would fail on it: a
+// file whose run stopped short, cases missing against BASE, no case in common, instructions that
+// were not measured. Empty when there is nothing to say.
+std::vector<std::string> work_not_done(const Comparison& c) {
+  std::vector<std::string> facts;
+  if (c.files[0].meta.counter_backend == results::CounterBackend::kNone)
+    facts.push_back(
+        "instructions were not measured (counter none): only the other metrics are "
+        "compared");
+  for (size_t f = 0; f < c.files.size(); ++f) {
+    if (std::optional<std::string> why = incomplete_run(c.files[f].meta))
+      facts.push_back(c.files[f].label + "'s run " + *why);
+  }
+  std::set<std::string> new_anywhere;
+  for (const std::vector<std::string>& ids : c.new_ids)
+    new_anywhere.insert(ids.begin(), ids.end());
+  const size_t base_cases = c.rows.size() - new_anywhere.size();
+  for (size_t f = 1; f < c.files.size(); ++f) {
+    if (!c.removed_ids[f].empty() && c.removed_ids[f].size() == base_cases)
+      facts.push_back(c.files[f].label + " has no case in common with BASE: nothing compared");
+    else if (!c.removed_ids[f].empty())
+      facts.push_back(c.files[f].label + " lacks " + std::to_string(c.removed_ids[f].size()) +
+                      " case(s) of BASE (listed below)");
+  }
+  return facts;
+}
+
+std::string facts_text(const Comparison& c, bool markdown) {
+  std::string out;
+  for (const std::string& fact : work_not_done(c))
+    out += markdown ? "- **" + markdown_escape(fact) + "**\n" : "warning: " + fact + "\n";
+  return out.empty() ? out : out + "\n";
+}
+
 std::string render_table(const Comparison& c) {
   std::string out = "compare: " + std::to_string(c.files.size()) + " files, counter " +
                     counter_text(c.files[0].meta) + "; BASE is " + c.files[0].label + "\n";
   out += render_terminal(files_table(c)) + "\n";
   out += noise_sentence(c) + "\n\n";
+  out += facts_text(c, /*markdown=*/false);
   out += render_terminal(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kText);
   if (!c.role_rows.empty())
@@ -223,6 +259,7 @@ std::string render_md(const Comparison& c) {
                     markdown_escape(counter_text(c.files[0].meta)) + ", BASE " +
                     markdown_escape(c.files[0].label) + ")\n\n";
   out += render_markdown(files_table(c)) + "\n" + markdown_escape(noise_sentence(c)) + "\n\n";
+  out += facts_text(c, /*markdown=*/true);
   out += render_markdown(comparison_table(c));
   out += id_lists_or_none(c, IdListStyle::kMarkdown);
   if (!c.role_rows.empty())

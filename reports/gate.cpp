@@ -38,6 +38,7 @@ bool GateResult::failed() const {
 int GateResult::exit_code() const {
   if (instructions_not_measured) return kExitNotMeasured;
   if (no_common_case) return kExitNoCommonCase;
+  if (head_incomplete) return kExitIncomplete;
   if (removed_refused > 0) return kExitRemoved;
   if (count(Verdict::kRegressed) > 0) return kExitRegressed;
   return kExitOk;
@@ -50,6 +51,8 @@ std::string GateResult::failure() const {
              "--metric allocations compares what was measured";
     case kExitNoCommonCase:
       return "BASE and HEAD have no case in common: nothing was compared";
+    case kExitIncomplete:
+      return "HEAD's run " + *head_incomplete;
     case kExitRemoved:
       return std::to_string(removed_refused) + " case(s) of BASE missing from HEAD";
     case kExitRegressed:
@@ -195,6 +198,7 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
     return Error{"--metric: no metric to compare"};
   if (options.compare_instructions) result.metrics.push_back("instructions");
   if (options.compare_allocations) result.metrics.push_back("allocations");
+  result.head_incomplete = incomplete_run(head.results.meta);
   result.instructions_not_measured =
       options.compare_instructions &&
       (base.results.meta.counter_backend == results::CounterBackend::kNone ||
@@ -220,15 +224,14 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
       c.base_instructions = median_of(b.metrics.instructions);
       c.base_allocations = max_of(b.metrics.allocations);
       c.base_failed = b.flags.failed;
-      const std::optional<results::ShardInfo>& plan = head.results.meta.shard;
-      const bool planned_out =
-          plan && std::find(plan->cases.begin(), plan->cases.end(), b.id) == plan->cases.end();
+      const std::optional<bool> in_plan = planned(head.results.meta, b.id);
+      const bool planned_out = in_plan && !*in_plan;
       if (options.allow_removed && planned_out) {
         ++result.removed_allowed;
         c.reasons.push_back("not in HEAD's plan (--allow-removed)");
       } else {
         ++result.removed_refused;
-        c.reasons.push_back(!plan         ? "not in HEAD, which records no plan leaving it out"
+        c.reasons.push_back(!in_plan      ? "not in HEAD, which records no plan leaving it out"
                             : planned_out ? "not in HEAD's plan (--allow-removed accepts it)"
                                           : "in HEAD's plan, never measured");
       }

@@ -69,18 +69,20 @@ struct GateResult {
   std::string counter;  // counter_text of the files
   GateLimits default_limits;
   bool fail_on_removed = false;
-  std::vector<std::string> metrics;        // the metrics compared, named in every output
-  size_t removed_refused = 0;              // removed cases that fail the gate
-  size_t removed_allowed = 0;              // removed cases HEAD's plan left out, with allow_removed
-  bool no_common_case = false;             // BASE and HEAD share no case
-  bool instructions_not_measured = false;  // instructions asked for, a file measured none
-  std::vector<GateCase> cases;             // BASE order, then new cases in HEAD order
+  std::vector<std::string> metrics;  // the metrics compared, named in every output
+  size_t removed_refused = 0;        // removed cases that fail the gate
+  size_t removed_allowed = 0;        // removed cases HEAD's plan left out, with allow_removed
+  bool no_common_case = false;       // BASE and HEAD share no case
+  std::optional<std::string> head_incomplete;  // incomplete_run() of HEAD: interrupted, unfinished
+  bool instructions_not_measured = false;      // instructions asked for, a file measured none
+  std::vector<GateCase> cases;                 // BASE order, then new cases in HEAD order
   std::vector<const GateOverride*> unused_overrides;  // rules that matched no case (typos?)
 
   size_t count(Verdict verdict) const;
   bool failed() const;  // exit_code() != 0
   // 0, or the first that applies of 7 (kExitNotMeasured), 6 (kExitNoCommonCase),
-  // 5 (kExitRemoved), 3 (kExitRegressed): work not done before a regression in work done.
+  // 4 (kExitIncomplete), 5 (kExitRemoved), 3 (kExitRegressed): work not done before a regression
+  // in work done.
   int exit_code() const;
   std::string failure() const;  // what exit_code() stands for, "" when 0
 };
@@ -89,6 +91,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitOutputError = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitRegressed = 3;
+inline constexpr int kExitIncomplete = 4;    // gate: HEAD's run was interrupted or never finished
 inline constexpr int kExitRemoved = 5;       // gate: cases of BASE missing from HEAD
 inline constexpr int kExitNoCommonCase = 6;  // gate: BASE and HEAD share no case
 inline constexpr int kExitNotMeasured = 7;   // gate: instructions compared, not measured

@@ -1,5 +1,6 @@
 #include "reports/inputs.h"
 
+#include <algorithm>
 #include <map>
 
 #include "reports/schema/results_file.h"
@@ -101,6 +102,26 @@ bool same_build(const results::Meta& a, const results::Meta& b) {
   if (!same_source(a, b)) return false;
   const bool both_recorded = a.executable && b.executable && a.build_id && b.build_id;
   return !both_recorded || (a.executable == b.executable && a.build_id == b.build_id);
+}
+
+std::optional<std::string> incomplete_run(const results::Meta& meta) {
+  if (!meta.run || meta.run->state == results::RunState::kComplete) return std::nullopt;
+  const std::string of = std::to_string(meta.run->cases_done) + " of " +
+                         (meta.plan ? std::to_string(meta.plan->cases.size()) : std::string("?")) +
+                         " planned cases";
+  if (meta.run->state == results::RunState::kInterrupted)
+    return "interrupted by signal " + std::to_string(meta.run->signal.value_or(0)) + " after " + of;
+  return "did not finish (killed, crashed, failed to write, or a merge of shards that lacks some) "
+         "after " +
+         of;
+}
+
+std::optional<bool> planned(const results::Meta& meta, std::string_view id) {
+  const std::vector<std::string>* cases = meta.plan    ? &meta.plan->cases
+                                          : meta.shard ? &meta.shard->cases
+                                                       : nullptr;
+  if (cases == nullptr) return std::nullopt;
+  return std::find(cases->begin(), cases->end(), id) != cases->end();
 }
 
 }  // namespace moq::reports

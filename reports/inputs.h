@@ -58,4 +58,13 @@ std::string counter_text(const results::Meta& meta);
 // "0123456 clean", "0123456 dirty", "no git commit".
 std::string commit_text(const results::Meta& meta);
 
+// Why a file's run did not do all it planned ("interrupted by signal 2 after 3 of 8 planned
+// cases", "never finished: ..."); nullopt when it recorded a complete run, or recorded nothing of
+// how it ended (schema version 1).
+std::optional<std::string> incomplete_run(const results::Meta& meta);
+
+// Whether the file's recorded plan (meta.plan, else a shard's share) included id; nullopt when it
+// records no plan.
+std::optional<bool> planned(const results::Meta& meta, std::string_view id);
+
 }  // namespace moq::reports

@@ -43,6 +43,43 @@ std::vector<std::string> without_shard_option(const std::vector<std::string>& ar
 
 }  // namespace
 
+namespace {
+
+// The merged file's plan is the sweep's (the ids the shards present name, in plan order; the
+// shards' common digest), and its run is complete only when every shard's was and no planned
+// case is missing; a shard that was interrupted makes the merge interrupted by the same signal.
+void record_plan_and_end(Merge& m, const results::ShardInfo& plan,
+                         const std::vector<const InputFile*>& by_shard) {
+  results::PlanInfo merged_plan;
+  merged_plan.digest = plan.plan_digest;
+  merged_plan.selection = "merge of " + std::to_string(plan.count) + " shards of a sweep of " +
+                          std::to_string(plan.plan_cases) + " cases";
+  for (uint64_t k = 0; k < plan.plan_cases; ++k) {
+    if (const InputFile* f = by_shard[k % plan.count])
+      merged_plan.cases.push_back(f->results.meta.shard->cases[k / plan.count]);
+  }
+  results::RunEnd end;
+  end.state = m.complete() ? results::RunState::kComplete : results::RunState::kRunning;
+  for (const InputFile* f : by_shard) {
+    if (f == nullptr || !f->results.meta.run) continue;
+    const results::RunEnd& shard_end = *f->results.meta.run;
+    if (shard_end.state == results::RunState::kInterrupted) {
+      end.state = shard_end.state;
+      end.signal = shard_end.signal;
+    } else if (shard_end.state == results::RunState::kRunning &&
+               end.state == results::RunState::kComplete) {
+      end.state = results::RunState::kRunning;
+    }
+  }
+  end.cases_done = m.merged.cases.size();
+  for (const results::CaseResult& c : m.merged.cases)
+    if (c.flags.failed) end.failed.push_back(c.id);
+  m.merged.meta.plan = std::move(merged_plan);
+  m.merged.meta.run = std::move(end);
+}
+
+}  // namespace
+
 Result<Merge> merge_shards(const std::vector<InputFile>& shards) {
   if (shards.empty()) return Error{"merge: no results file given"};
   for (const InputFile& f : shards) {
@@ -102,6 +139,7 @@ Result<Merge> merge_shards(const std::vector<InputFile>& shards) {
   }
   for (uint32_t i = 0; i < plan.count; ++i)
     if (!by_shard[i]) m.missing_shards.push_back(i + 1);
+  record_plan_and_end(m, plan, by_shard);
   return m;
 }
 

@@ -52,9 +52,10 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
       "gate",
       "Check HEAD against BASE with limits. Exit codes: 0 passed; 1 output not written; 2 bad "
       "input; 3 a case regressed (instructions above the % limit, allocations above the "
-      "absolute limit, or a case failing in HEAD); 5 cases of BASE missing from HEAD (see "
-      "--allow-removed); 6 no case in common; 7 instructions compared but not measured "
-      "(--counter none: use --metric allocations). When several apply: 7, 6, 5, then 3");
+      "absolute limit, or a case failing in HEAD); 4 HEAD's run was interrupted or never finished "
+      "(its meta.run); 5 cases of BASE missing from HEAD (see --allow-removed); 6 no case in "
+      "common; 7 instructions compared but not measured (--counter none: use --metric "
+      "allocations). When several apply: 7, 6, 4, 5, then 3");
   struct Args {
     reports::GateCommand command;
     std::string format = "table";
@@ -78,9 +79,11 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
   sub->add_flag("--fail-on-removed", args->command.fail_on_removed,
                 "accepted and ignored: a case of BASE missing from HEAD always fails the gate "
                 "(exit 5) unless --allow-removed");
-  sub->add_flag("--allow-removed", args->command.allow_removed,
-                "accept cases of BASE that HEAD's recorded plan (a shard's) left out on purpose; "
-                "cases HEAD planned and did not measure, or a HEAD with no plan, still fail");
+  sub->add_flag(
+      "--allow-removed", args->command.allow_removed,
+      "accept cases of BASE that HEAD's recorded plan (its sweep's options, filter or shard) left "
+      "out on purpose; "
+      "cases HEAD planned and did not measure, or a HEAD with no plan, still fail");
   sub->add_option("--metric", args->command.metrics,
                   "metrics compared, comma-separated: instructions, allocations (allocations "
                   "alone for files measured with --counter none)")

@@ -1,4 +1,7 @@
 // What `run` and `sweep` share: the measuring options and the measuring flow.
+#include <algorithm>
+#include <array>
+#include <csignal>
 #include <memory>
 
 #include "harness/cli/case_process.h"
@@ -6,10 +9,59 @@
 #include "harness/cli/role_split.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
+#include "harness/runner/shard.h"
 #include "harness/runner/sweep.h"
 #include "reports/schema/results_file.h"
 
 namespace moq::cli {
+
+namespace {
+
+// The signal that asked the sweep to stop (SweepProgress::stop). Of the one type a handler may
+// write.
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+}
+
+// While it lives, SIGINT, SIGTERM and SIGHUP stop the sweep after the case that is running
+// instead of ending the process, so the results file can say how the run ended. A second signal
+// of the same kind while stopping is taken the same way (the case in hand is cut short by its
+// callgrind process, which gets the signal too).
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      sigaction(kSignals[i], &sa, &previous_[i]);
+  }
+  ~StopSignals() {
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
+
+// How the cases were chosen, for the results' plan: the command's own arguments (the sweep's
+// options, or the case id), which is what a later run needs to make the same plan.
+std::string plan_selection(const CliContext& ctx, const std::optional<results::ShardInfo>& shard) {
+  std::vector<std::string> args(ctx.argv + std::min(ctx.argc, 1), ctx.argv + ctx.argc);
+  std::string text = join(args, " ");
+  if (shard)
+    text += " (shard " + std::to_string(shard->index) + "/" + std::to_string(shard->count) +
+            " of a sweep of " + std::to_string(shard->plan_cases) + " cases)";
+  return text;
+}
+
+}  // namespace
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
   std::string out;
@@ -82,6 +134,11 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   if (choice->backend == results::CounterBackend::kCallgrind && event.empty()) event = "Ir";
   results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
   meta.shard = shard;
+  const harness::RunOptions run{options.warmup, options.rounds};
+  meta.plan = results::PlanInfo{{}, harness::plan_digest(cases, run), plan_selection(ctx, shard)};
+  for (const harness::CaseSpec& c : cases)
+    meta.plan->cases.push_back(c.id());
+  meta.run = results::RunEnd{};
 
   // The results file is created (empty and valid) before anything runs, so an unwritable path
   // is bad input reported at once, before a re-run under valgrind.
@@ -97,8 +154,8 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     return bad_input(ctx, sub, "--roles needs the callgrind counter (--counter callgrind)");
   if (options.roles && !options.profile.empty())
     return bad_input(ctx, sub, "--roles and --profile measure differently: give one of them");
-  harness::RunOptions run{options.warmup, options.rounds};
-  harness::SweepProgress progress{&err, ctx.io->err_is_terminal};
+  StopSignals stop_signals;
+  harness::SweepProgress progress{&err, ctx.io->err_is_terminal, &g_stop_signal};
   // Under callgrind each case runs in a canonical process of its own (case_process.h); other
   // counters measure in this process.
   if (choice->reexec)
@@ -112,9 +169,15 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   };
   Result<harness::SweepResult> result =
       harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);
-  // Stdout, a FIFO or a device gets the document once, now: after the last case or the interrupt.
+  // How the run ended goes into the file; stdout, a FIFO or a device gets the document once, now:
+  // after the last case or the interrupt.
+  const int stopped_by = result ? result->stopped_by : 0;
   if (writer) {
-    if (results::Status st = writer->finish(); !st) {
+    // A sweep that a write error ended keeps "running": incomplete.
+    const results::RunState state = !result           ? results::RunState::kRunning
+                                    : stopped_by != 0 ? results::RunState::kInterrupted
+                                                      : results::RunState::kComplete;
+    if (results::Status st = writer->finish(state, stopped_by); !st) {
       err << "moqbench: " << st.error().message << '\n';
       return kExitFailed;
     }
@@ -126,7 +189,14 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   summarize(meta, result->cases);
   if (writer)
     err << "moqbench: results written to "
-        << (writer->path() == "-" ? std::string("standard output") : writer->path()) << '\n';
+        << (writer->path() == "-" ? std::string("standard output") : writer->path())
+        << (stopped_by != 0 ? " (marked interrupted)" : "") << '\n';
+  // Interrupted: the shell's convention for a process a signal ended, so nothing reads it as done.
+  if (stopped_by != 0) {
+    err << "moqbench: interrupted by signal " << stopped_by << " after " << result->cases.size()
+        << " of " << cases.size() << " cases\n";
+    return 128 + stopped_by;
+  }
   return result->failed == 0 ? kExitOk : kExitFailed;
 }
 

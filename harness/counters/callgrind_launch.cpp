@@ -266,9 +266,11 @@ Result<int> run_callgrind_child(const CallgrindChild& spec) {
   // also when the signal came after the child had ended (a sweep runs one child per case, and a
   // signal between two must not be swallowed by the handler of the first).
   const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  // A caller that handles the signal itself (a sweep that stops after its case and records how it
+  // ended) gets it through its handler, restored above; otherwise the default action ends this
+  // process.
   for (int forwarded : kForwarded) {
     if (forwarded != sig && forwarded != g_signal) continue;
-    signal(forwarded, SIG_DFL);
     raise(forwarded);
   }
   if (WIFSIGNALED(status)) return 128 + sig;

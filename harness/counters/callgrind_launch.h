@@ -69,8 +69,9 @@ struct CallgrindChild {
 //     directory is removed once it has ended;
 //   - the child is killed when this process dies (PR_SET_PDEATHSIG), so a run killed with SIGKILL
 //     leaves only the directory, which the next run removes (remove_stale_callgrind_runs).
-// Returns the child's exit status. When a signal ended the child, this process ends itself with
-// the same signal after cleaning up (so a shell sees the interruption), and does not return. An
+// Returns the child's exit status. When a signal ended the child, the signal is raised again in
+// this process after cleaning up: with the default action it ends this process (so a shell sees
+// the interruption); a caller with its own handler (a sweep) gets 128 + the signal back. An
 // Error when the child could not be started (already under valgrind, valgrind not installed, no
 // private directory, fork failed) or when `after` failed.
 Result<int> run_callgrind_child(const CallgrindChild& child);

@@ -35,22 +35,28 @@ Result<ShardSpec> parse_shard(std::string_view text) {
   return ShardSpec{*index, *count};
 }
 
-ShardPlan select_shard(const std::vector<CaseSpec>& plan, ShardSpec spec, const RunOptions& run) {
-  ShardPlan out;
+std::string plan_digest(const std::vector<CaseSpec>& plan, const RunOptions& run) {
   Fnv64 digest;
   digest.add_u64(run.warmup);
   digest.add_u64(run.rounds);
-  for (size_t k = 0; k < plan.size(); ++k) {
-    const std::string id = plan[k].id();
+  for (const CaseSpec& c : plan) {
+    const std::string id = c.id();
     digest.add(std::span(reinterpret_cast<const uint8_t*>(id.data()), id.size() + 1));  // with NUL
+  }
+  return hash_hex(digest.value());
+}
+
+ShardPlan select_shard(const std::vector<CaseSpec>& plan, ShardSpec spec, const RunOptions& run) {
+  ShardPlan out;
+  for (size_t k = 0; k < plan.size(); ++k) {
     if (k % spec.count != spec.index - 1) continue;
-    out.info.cases.push_back(id);
+    out.info.cases.push_back(plan[k].id());
     out.cases.push_back(plan[k]);
   }
   out.info.index = spec.index;
   out.info.count = spec.count;
   out.info.plan_cases = plan.size();
-  out.info.plan_digest = hash_hex(digest.value());
+  out.info.plan_digest = plan_digest(plan, run);
   return out;
 }
 

@@ -30,6 +30,10 @@ struct ShardPlan {
   results::ShardInfo info;      // what its results record
 };
 
+// The digest of a plan: FNV-1a of its ids in order and the rounds (16 lowercase hex digits). A
+// shard records its whole sweep's; every results file records its own plan's (results::PlanInfo).
+std::string plan_digest(const std::vector<CaseSpec>& plan, const RunOptions& run);
+
 // The shard's share of plan. The digest covers the plan's ids in order and the rounds, so two
 // shards measured with a different sweep definition never merge.
 ShardPlan select_shard(const std::vector<CaseSpec>& plan, ShardSpec spec, const RunOptions& run);

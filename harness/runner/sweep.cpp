@@ -44,7 +44,9 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeas
   out.cases.reserve(cases.size());
   const auto start = std::chrono::steady_clock::now();
   const std::string n = std::to_string(cases.size());
+  auto stopped = [&] { return progress.stop != nullptr && *progress.stop != 0; };
   for (size_t i = 0; i < cases.size(); ++i) {
+    if (stopped()) break;
     if (progress.out) {
       const auto elapsed = std::chrono::steady_clock::now() - start;
       std::string line = "[" + std::to_string(i + 1) + "/" + n + "] " + cases[i].id() +
@@ -63,6 +65,7 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeas
       }
     }
     results::CaseResult result = measure(cases[i]);
+    if (result.flags.failed && stopped()) break;
     if (result.flags.failed) {
       ++out.failed;
       if (progress.out) {
@@ -76,6 +79,16 @@ Result<SweepResult> run_sweep(const std::vector<CaseSpec>& cases, const CaseMeas
         return Error{0, "writing " + writer->path() + ": " + st.error().message};
     }
     out.cases.push_back(std::move(result));
+  }
+  if (stopped() && out.cases.size() < cases.size()) {
+    out.stopped_by = static_cast<int>(*progress.stop);
+    if (progress.out) {
+      if (progress.overwrite) *progress.out << '\n';
+      *progress.out << "stopped by signal " << out.stopped_by << " after " << out.cases.size()
+                    << " of " << cases.size() << " cases\n"
+                    << std::flush;
+    }
+    return out;
   }
   if (progress.out) {
     std::string line = "done: " + std::to_string(cases.size()) + " cases, " +

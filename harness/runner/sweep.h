@@ -3,6 +3,7 @@
 // results file at once (ResultsWriter), all of them returned for the table.
 #pragma once
 
+#include <csignal>
 #include <functional>
 #include <ostream>
 #include <vector>
@@ -22,11 +23,16 @@ inline constexpr size_t kEtaAfterCases = 3;
 struct SweepProgress {
   std::ostream* out = nullptr;  // where progress lines go (stderr); null: silent
   bool overwrite = false;       // a terminal: redraw one line ("\r") instead of one line per case
+  // Set by a signal handler to the signal's number (null: never stopped). The sweep stops before
+  // its next case; a case that failed because the signal cut it short (its callgrind process got
+  // the signal too) is dropped, not recorded as a failure of the code.
+  const volatile std::sig_atomic_t* stop = nullptr;
 };
 
 struct SweepResult {
   std::vector<results::CaseResult> cases;  // in run order
   size_t failed = 0;
+  int stopped_by = 0;  // the signal that stopped the sweep early; 0: every case ran
 };
 
 // Measures one case (run_case in this process, or a process of its own).

@@ -55,6 +55,20 @@ Meta meta_from_json(const Json& j) {
   }
   if (j.contains("executable")) meta.executable = j["executable"].get<std::string>();
   if (j.contains("build_id")) meta.build_id = j["build_id"].get<std::string>();
+  if (j.contains("plan")) {
+    const Json& p = j["plan"];
+    meta.plan = PlanInfo{p["cases"].get<std::vector<std::string>>(), p["digest"].get<std::string>(),
+                         p["selection"].get<std::string>()};
+  }
+  if (j.contains("run")) {
+    const Json& r = j["run"];
+    RunEnd end;
+    end.state = *parse_run_state(r["state"].get<std::string>());
+    if (!r["signal"].is_null()) end.signal = r["signal"].get<int>();
+    end.cases_done = r["cases_done"].get<uint64_t>();
+    end.failed = r["failed"].get<std::vector<std::string>>();
+    meta.run = std::move(end);
+  }
   return meta;
 }
 
@@ -201,6 +215,17 @@ Json to_json(const Meta& meta) {
   }
   if (meta.executable) j["executable"] = *meta.executable;
   if (meta.build_id) j["build_id"] = *meta.build_id;
+  if (meta.plan) {
+    j["plan"] = {{"cases", meta.plan->cases},
+                 {"digest", meta.plan->digest},
+                 {"selection", meta.plan->selection}};
+  }
+  if (meta.run) {
+    j["run"] = {{"state", std::string(to_string(meta.run->state))},
+                {"signal", meta.run->signal ? Json(*meta.run->signal) : Json(nullptr)},
+                {"cases_done", meta.run->cases_done},
+                {"failed", meta.run->failed}};
+  }
   return j;
 }
 

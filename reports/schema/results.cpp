@@ -27,6 +27,24 @@ std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples) {
   return stats;
 }
 
+std::string_view to_string(RunState state) {
+  switch (state) {
+    case RunState::kRunning:
+      return "running";
+    case RunState::kComplete:
+      return "complete";
+    case RunState::kInterrupted:
+      return "interrupted";
+  }
+  return "running";
+}
+
+std::optional<RunState> parse_run_state(std::string_view text) {
+  for (RunState s : {RunState::kRunning, RunState::kComplete, RunState::kInterrupted})
+    if (to_string(s) == text) return s;
+  return std::nullopt;
+}
+
 std::string_view metric_name(Metric metric) {
   switch (metric) {
     case Metric::kInstructions:

@@ -1,4 +1,4 @@
-// The moqbench results format (schema "moqbench.results/1") as C++ values. FORMAT.md documents
+// The moqbench results format (schema "moqbench.results/2") as C++ values. FORMAT.md documents
 // every field; validate.h checks a JSON document against it; json_io.h converts both ways;
 // results_file.h reads and writes files.
 #pragma once
@@ -15,7 +15,10 @@
 
 namespace moq::results {
 
-inline constexpr std::string_view kSchema = "moqbench.results/1";
+inline constexpr std::string_view kSchema = "moqbench.results/2";
+// Older schemas still read. Version 1 had no meta.plan and no meta.run: such a file says nothing
+// of what it set out to measure or how its run ended (FORMAT.md, "Versions").
+inline constexpr std::array<std::string_view, 1> kOlderSchemas = {"moqbench.results/1"};
 
 // One shard of a sweep (`moqbench sweep --shard I/N`): case k of the sweep's plan (0-based) runs
 // in shard k mod N + 1. `moqbench merge` joins the N files back into the sweep.
@@ -27,6 +30,30 @@ struct ShardInfo {
   std::vector<std::string> cases;  // the ids this shard runs, in plan order
 
   bool operator==(const ShardInfo&) const = default;
+};
+
+// What a run, sweep or merge set out to measure, so that a reader can tell a case that was never
+// planned from one that was planned and not measured.
+struct PlanInfo {
+  std::vector<std::string> cases;  // the planned ids, in plan order
+  std::string digest;              // 16 lowercase hex digits: FNV-1a of the ids and rounds
+  std::string selection;           // how the cases were chosen: the sweep's options, its shard
+
+  bool operator==(const PlanInfo&) const = default;
+};
+
+// How the run that wrote the file ended. A file is rewritten after every case with "running", so
+// a run that died without a word (killed, crashed) leaves "running": incomplete all the same.
+enum class RunState { kRunning, kComplete, kInterrupted };
+std::string_view to_string(RunState state);
+std::optional<RunState> parse_run_state(std::string_view text);
+struct RunEnd {
+  RunState state = RunState::kRunning;
+  std::optional<int> signal;        // kInterrupted: the signal that stopped it
+  uint64_t cases_done = 0;          // cases measured (K of the plan's M)
+  std::vector<std::string> failed;  // ids of the cases that failed, in run order
+
+  bool operator==(const RunEnd&) const = default;
 };
 
 // Where, how and from what the results were produced.
@@ -50,6 +77,9 @@ struct Meta {
   // of that source (inputs.h). nullopt: not recorded (older files, or not readable).
   std::optional<std::string> executable;
   std::optional<std::string> build_id;
+  // nullopt: not recorded (schema version 1).
+  std::optional<PlanInfo> plan;
+  std::optional<RunEnd> run;
 
   bool operator==(const Meta&) const = default;
 };

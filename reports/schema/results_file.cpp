@@ -76,10 +76,19 @@ Status ResultsWriter::add(CaseResult c) {
   }
   index_by_id_.emplace(c.id, file_.cases.size());
   case_lines_.push_back(serialize_case_line(c));
+  const bool failed = c.flags.failed;
+  if (file_.meta.run) {
+    ++file_.meta.run->cases_done;
+    if (failed) file_.meta.run->failed.push_back(c.id);
+  }
   file_.cases.push_back(std::move(c));
   Status status = flush();
   if (!status.ok()) {
     // Keep memory equal to what is on disk, so a retry can add the case again.
+    if (file_.meta.run) {
+      --file_.meta.run->cases_done;
+      if (failed) file_.meta.run->failed.pop_back();
+    }
     index_by_id_.erase(file_.cases.back().id);
     case_lines_.pop_back();
     file_.cases.pop_back();
@@ -94,9 +103,13 @@ Status ResultsWriter::flush() {
   return write_output(out_, serialize_document(file_.meta, case_lines_));
 }
 
-Status ResultsWriter::finish() {
-  if (out_.kind == OutputKind::kRegular || finished_) return {};
+Status ResultsWriter::finish(RunState state, std::optional<int> signal) {
+  if (finished_) return {};
   finished_ = true;
+  if (file_.meta.run) {
+    file_.meta.run->state = state;
+    file_.meta.run->signal = state == RunState::kInterrupted ? signal : std::nullopt;
+  }
   return write_output(out_, serialize_document(file_.meta, case_lines_));
 }
 

@@ -36,9 +36,10 @@ class ResultsWriter {
   // file on disk is left as it was.
   Status add(CaseResult c);
 
-  // Writes the document to a target that is not a regular file (stdout, a FIFO, a device): once,
-  // at the end of the run or when it is interrupted. A regular file is already complete: no-op.
-  Status finish();
+  // Records how the run ended (meta.run, when the meta has one: a run that never gets here leaves
+  // "running") and writes the document a last time; the only write to a target that is not a
+  // regular file (stdout, a FIFO, a device). A second call does nothing.
+  Status finish(RunState state = RunState::kComplete, std::optional<int> signal = std::nullopt);
 
   const ResultsFile& results() const { return file_; }
   const std::string& path() const { return path_; }

@@ -245,6 +245,47 @@ Status validate_shard(const Json& j, const std::string& path) {
   return {};
 }
 
+Status validate_plan(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(j, path, {"cases", "digest", "selection"}));
+  const Json& cases = j["cases"];
+  const std::string cases_path = child(path, "cases");
+  if (!cases.is_array()) return bad(cases_path, "an array of case ids", cases);
+  std::set<std::string_view> seen;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    MOQ_RESULTS_TRY(check_string(cases[i], element(cases_path, i), false));
+    if (!seen.insert(cases[i].get_ref<const std::string&>()).second)
+      return problem(element(cases_path, i), "duplicates an earlier planned id");
+  }
+  const Json& digest = j["digest"];
+  if (!digest.is_string() || digest.get_ref<const std::string&>().size() != 16 ||
+      !is_lower_hex(digest.get_ref<const std::string&>())) {
+    return bad(child(path, "digest"), "16 lowercase hex digits", digest);
+  }
+  return check_string(j["selection"], child(path, "selection"), true);
+}
+
+Status validate_run_end(const Json& j, const std::string& path) {
+  MOQ_RESULTS_TRY(check_object(j, path, {"state", "signal", "cases_done", "failed"}));
+  const Json& state = j["state"];
+  const std::optional<RunState> parsed =
+      state.is_string() ? parse_run_state(state.get_ref<const std::string&>()) : std::nullopt;
+  if (!parsed)
+    return bad(child(path, "state"), "\"running\", \"complete\" or \"interrupted\"", state);
+  const Json& signal = j["signal"];
+  if (*parsed == RunState::kInterrupted) {
+    if (!is_uint(signal) || signal.get<uint64_t>() < 1 || signal.get<uint64_t>() > 64)
+      return bad(child(path, "signal"), "the signal number (interrupted)", signal);
+  } else if (!signal.is_null()) {
+    return bad(child(path, "signal"), "null (not interrupted)", signal);
+  }
+  if (!is_uint(j["cases_done"])) return bad(child(path, "cases_done"), "a count", j["cases_done"]);
+  const Json& failed = j["failed"];
+  if (!failed.is_array()) return bad(child(path, "failed"), "an array of case ids", failed);
+  for (size_t i = 0; i < failed.size(); ++i)
+    MOQ_RESULTS_TRY(check_string(failed[i], element(child(path, "failed"), i), false));
+  return {};
+}
+
 }  // namespace
 
 Status validate_meta(const Json& j, const std::string& path) {
@@ -253,7 +294,7 @@ Status validate_meta(const Json& j, const std::string& path) {
                    {"tool_version", "git_commit", "git_dirty", "compiler", "compiler_flags",
                     "build_type", "cpu_model", "kernel", "counter_backend", "counter_event",
                     "pinned_cpu", "command_line", "start_time"},
-                   {"shard", "executable", "build_id"}));
+                   {"shard", "executable", "build_id", "plan", "run"}));
   MOQ_RESULTS_TRY(check_string(j["tool_version"], child(path, "tool_version"), false));
   const Json& commit = j["git_commit"];
   if (!commit.is_null()) {
@@ -308,6 +349,8 @@ Status validate_meta(const Json& j, const std::string& path) {
       return bad(child(path, "build_id"), "a non-empty lowercase hex build id", id);
     }
   }
+  if (j.contains("plan")) MOQ_RESULTS_TRY(validate_plan(j["plan"], child(path, "plan")));
+  if (j.contains("run")) MOQ_RESULTS_TRY(validate_run_end(j["run"], child(path, "run")));
   if (j.contains("shard")) return validate_shard(j["shard"], child(path, "shard"));
   return {};
 }
@@ -502,9 +545,14 @@ Status validate(const Json& doc) {
   if (!doc.contains("schema")) return problem("schema", "missing (not a moqbench results file?)");
   const Json& schema = doc["schema"];
   if (!schema.is_string()) return bad("schema", "a string", schema);
-  if (schema.get_ref<const std::string&>() != kSchema) {
+  const std::string& version = schema.get_ref<const std::string&>();
+  if (version != kSchema &&
+      std::find(kOlderSchemas.begin(), kOlderSchemas.end(), version) == kOlderSchemas.end()) {
+    std::string known = "\"" + std::string(kSchema) + "\"";
+    for (std::string_view older : kOlderSchemas)
+      known += " and \"" + std::string(older) + "\"";
     return problem("schema", "unsupported results schema " + excerpt(schema) +
-                                 "; this moqbench reads \"" + std::string(kSchema) + "\"");
+                                 "; this moqbench reads " + known);
   }
   MOQ_RESULTS_TRY(check_object(doc, "", {"schema", "meta", "cases"}));
   MOQ_RESULTS_TRY(validate_meta(doc["meta"], "meta"));

@@ -208,7 +208,8 @@ TEST_F(CliTest, ReportCommandsReadSweepResults) {
   CliRun compare = cli({"compare", base, head});
   EXPECT_EQ(compare.status, 0) << compare.err;
   EXPECT_THAT(compare.out, HasSubstr("model/plain/none/count=3"));
-  CliRun gate = cli({"gate", base, head, "--format", "md"});
+  // Counted with --counter none: the gate compares the metric that was measured.
+  CliRun gate = cli({"gate", base, head, "--format", "md", "--metric", "allocations"});
   EXPECT_EQ(gate.status, 0) << gate.err;
   EXPECT_THAT(gate.out, HasSubstr("model/plain/none/count=1"));
   CliRun report = cli({"report", base, "--md"});
@@ -282,10 +283,13 @@ TEST_F(CliReportInputTest, GateRefusesNegativeAndOutOfRangeLimits) {
     EXPECT_THAT(r.err, HasSubstr("\"" + b.value + "\"")) << b.option;
   }
   // The largest count and a plain percentage still work.
-  EXPECT_EQ(
-      cli({"gate", base_, head_, "--max-allocations-increase", "18446744073709551615"}).status,
-      kExitOk);
-  EXPECT_EQ(cli({"gate", base_, head_, "--max-instructions-regression", "2.5"}).status, kExitOk);
+  EXPECT_EQ(cli({"gate", base_, head_, "--max-allocations-increase", "18446744073709551615",
+                 "--metric", "allocations"})
+                .status,
+            kExitOk);
+  // Instructions were not measured (--counter none): the percentage is accepted, and the gate
+  // then says it had no instructions to compare.
+  EXPECT_EQ(cli({"gate", base_, head_, "--max-instructions-regression", "2.5"}).status, 7);
 }
 
 TEST_F(CliTest, RunSaysWhatItFilledInAndTheCanonicalId) {
@@ -388,8 +392,9 @@ TEST_F(CliTest, APlantedQuadraticFailsTheGrowthGate) {
     ASSERT_EQ(fit.status, 0) << fit.err;
     EXPECT_THAT(fit.out, HasSubstr(std::string("model/planted_growth/none/n=*/order=") + order));
     EXPECT_THAT(fit.out, HasSubstr(std::string(order) == "quadratic" ? "O(n^2)" : "O(n)"));
-    CliRun gate = cli({"gate", out, out, "--growth", "planted_growth/n=O(n)", "--growth-metric",
-                       "allocations", "--max-allocations-increase", "100000"});
+    CliRun gate =
+        cli({"gate", out, out, "--growth", "planted_growth/n=O(n)", "--growth-metric",
+             "allocations", "--max-allocations-increase", "100000", "--metric", "allocations"});
     if (std::string(order) == "quadratic") {
       EXPECT_EQ(gate.status, 3) << gate.out << gate.err;
       EXPECT_THAT(gate.err, HasSubstr("grows O(n^2), beyond O(n)"));

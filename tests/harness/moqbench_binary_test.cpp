@@ -143,21 +143,50 @@ TEST_F(MoqbenchBinaryTest, GateFailsOnAnInterruptedSweepADisjointPairAndUnmeasur
   ASSERT_TRUE(interrupted.wait_for_stderr("[2/", std::chrono::seconds(120)));
   interrupted.signal(SIGINT);
   r = interrupted.wait();
-  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
   results::Result<results::ResultsFile> head = results::read_results_file(path("head.json"));
   ASSERT_TRUE(head) << head.error().message;
-  ASSERT_EQ(head->cases.size(), 1u);
+  // The case running when the signal came is finished (this counter measures in-process), then
+  // the sweep stops: one or two of the six cases.
+  const size_t done = head->cases.size();
+  ASSERT_GE(done, 1u);
+  ASSERT_LT(done, 6u);
+  // The file knows its plan and how its run ended.
+  ASSERT_TRUE(head->meta.plan && head->meta.run);
+  EXPECT_EQ(head->meta.plan->cases.size(), 6u);
+  EXPECT_EQ(head->meta.run->state, results::RunState::kInterrupted);
+  EXPECT_EQ(head->meta.run->signal, SIGINT);
+  EXPECT_EQ(head->meta.run->cases_done, done);
 
   r = run_process(
       {MOQBENCH, "gate", path("base.json"), path("head.json"), "--metric", "allocations"});
-  EXPECT_EQ(r.status, 5) << r.out << r.err;
-  EXPECT_THAT(r.out, HasSubstr("5 case(s) of BASE missing from HEAD"));
+  EXPECT_EQ(r.status, 4) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("interrupted by signal 2 after " + std::to_string(done) +
+                               " of 6 planned cases"));
   EXPECT_THAT(r.out, HasSubstr("model/group_write_frames/none/frames=16/batch=1"));
   EXPECT_THAT(r.out, HasSubstr("metrics compared: allocations"));
-  // --allow-removed does not excuse cases HEAD never measured and records no plan leaving out.
+  // --allow-removed does not excuse cases HEAD planned and never measured.
   r = run_process({MOQBENCH, "gate", path("base.json"), path("head.json"), "--metric",
                    "allocations", "--allow-removed"});
+  EXPECT_EQ(r.status, 4) << r.out << r.err;
+  r = run_process({MOQBENCH, "compare", path("base.json"), path("head.json")});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("warning: head's run interrupted by signal 2"));
+  EXPECT_THAT(r.out, HasSubstr("lacks " + std::to_string(6 - done) + " case(s) of BASE"));
+
+  // A complete HEAD whose plan left cases out on purpose (fewer frames): refused by default,
+  // accepted with --allow-removed.
+  std::vector<std::string> smaller = {
+      MOQBENCH,   "sweep",     "--scenario", "group_write_frames", "--frames",
+      "4",        "--counter", "none",       "--warmup",           "0",
+      "--rounds", "1",         "--out",      path("smaller.json")};
+  ASSERT_EQ(run_process(smaller).status, 0);
+  r = run_process(
+      {MOQBENCH, "gate", path("base.json"), path("smaller.json"), "--metric", "allocations"});
   EXPECT_EQ(r.status, 5) << r.out << r.err;
+  r = run_process({MOQBENCH, "gate", path("base.json"), path("smaller.json"), "--metric",
+                   "allocations", "--allow-removed"});
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
 
   // Instructions are the default metric and --counter none measured none.
   r = run_process({MOQBENCH, "gate", path("base.json"), path("base.json")});
@@ -567,7 +596,9 @@ TEST_F(CallgrindTmpdirTest, InterruptedSweepLeavesNothingInTmpdir) {
     EXPECT_THAT(during[0], ::testing::StartsWith("moq-callgrind."));
     sweep.signal(sig);
     ProcessResult r = sweep.wait();
-    EXPECT_EQ(r.signal, sig) << "ends by the signal it was sent\n" << r.err;
+    // The sweep stops, records how it ended and exits as a shell reports a signal's end.
+    EXPECT_EQ(r.status, 128 + sig) << "exits 128 + the signal it was sent\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr("interrupted by signal " + std::to_string(sig)));
     EXPECT_THAT(tmp_entries(), ::testing::IsEmpty()) << strsignal(sig);
   }
 }

@@ -385,13 +385,14 @@ TEST(ResultsValidate, FailedCaseMayHavePartialMetricsButNotMoreThanMeasured) {
 
 TEST(ResultsValidate, UnknownSchemaVersionIsAClearError) {
   Json doc = to_json(sample_file());
-  doc["schema"] = "moqbench.results/2";
+  doc["schema"] = "moqbench.results/3";
   doc["meta"] = "whatever a later version has";
   Result<ResultsFile> file = parse_results(doc.dump(), "future.json");
   ASSERT_FALSE(file.ok());
   const std::string& message = file.error().message;
   EXPECT_NE(message.find("future.json: schema: unsupported results schema "
-                         "\"moqbench.results/2\"; this moqbench reads \"moqbench.results/1\""),
+                         "\"moqbench.results/3\"; this moqbench reads \"moqbench.results/2\" "
+                         "and \"moqbench.results/1\""),
             std::string::npos)
       << message;
 
@@ -486,6 +487,38 @@ TEST(ResultsWriterTest, RefusesInvalidMetaAndUnwritablePaths) {
       ResultsWriter::create(dir.file("no/such/dir/a.json"), synthetic_meta());
   ASSERT_FALSE(bad_path.ok());
   EXPECT_NE(bad_path.error().message.find("does not exist"), std::string::npos);
+}
+
+// Version 1 files (no plan, no run end) are still read: they say nothing of how their run ended,
+// and a version 2 file carries both through a round trip.
+TEST(ResultsValidate, VersionOneFilesStillReadAndVersionTwoKeepsPlanAndRunEnd) {
+  Json v1 = to_json(sample_file());
+  v1["schema"] = "moqbench.results/1";
+  v1["meta"].erase("plan");
+  v1["meta"].erase("run");
+  Result<ResultsFile> old = parse_results(v1.dump(), "v1.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_FALSE(old->meta.plan.has_value());
+  EXPECT_FALSE(old->meta.run.has_value());
+
+  ResultsFile file = sample_file();
+  file.meta.plan =
+      PlanInfo{{file.cases[0].id, "model/never/measured"}, "0123456789abcdef", "sweep --frames 4"};
+  file.meta.run = RunEnd{RunState::kInterrupted, 2, 1, {}};
+  Result<ResultsFile> back = parse_results(serialize(file), "v2.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->meta.plan, file.meta.plan);
+  EXPECT_EQ(back->meta.run, file.meta.run);
+
+  // An interrupted run names its signal; a complete one has none.
+  Json bad = to_json(file);
+  bad["meta"]["run"]["signal"] = nullptr;
+  EXPECT_FALSE(validate(bad).ok());
+  bad["meta"]["run"]["state"] = "complete";
+  bad["meta"]["run"]["signal"] = 2;
+  EXPECT_FALSE(validate(bad).ok());
+  bad["meta"]["run"]["state"] = "paused";
+  EXPECT_FALSE(validate(bad).ok());
 }
 
 }  // namespace

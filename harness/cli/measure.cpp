@@ -94,7 +94,7 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options) {
   sub.add_option("--cpu", options.cpu, "pin the measuring thread to this CPU")
       ->check(CLI::Range(0, 65535));
   sub.add_option("--out", options.out,
-                 "write the results as JSON (schema moqbench.results/1) to this file, rewritten "
+                 "write the results as JSON (schema moqbench.results/2) to this file, rewritten "
                  "after each case");
   sub.add_flag("--roles", options.roles,
                "split each round's instructions and allocations by role (harness, publisher, "

@@ -1,4 +1,5 @@
-// Conversion between the results structs and JSON documents of schema "moqbench.results/1".
+// Conversion between the results structs and JSON documents of schema "moqbench.results/2"
+// (older versions are read too: kOlderSchemas).
 // from_json and parse_results validate first (validate.h), so a converted file always follows
 // FORMAT.md.
 #pragma once

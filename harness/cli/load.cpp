@@ -1,11 +1,12 @@
+// The running load (load.h): one class, Load, whose parts (connecting, pacing the publishers,
+// reading the viewers, sampling each second, the result) share its connections and counters, so
+// they stay in one file; what is checked before a run starts is in load_config.cpp.
 #include "harness/cli/load.h"
 
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -21,23 +22,8 @@ namespace {
 
 namespace q = sim::quic;
 
-constexpr size_t kStamp = 16;  // bytes 0-7: the time the frame was written; 8-15: its number
+constexpr size_t kStamp = kLoadFrameStamp;
 constexpr uint64_t kRelaySilence_ns = 10'000'000'000;  // the clients' QUIC idle timeout
-// Bounds of the options: beyond them a run would not fit in memory or in a UDP port's flows.
-constexpr uint32_t kMaxFrameSize = 16u << 20;
-constexpr uint32_t kMaxDuration_s = 86'400;
-constexpr uint32_t kMaxConnections = 10'000;
-
-// The certificates of a PEM file (--ca-file), trusted alone.
-Result<std::shared_ptr<q::TlsTrust>> trust_of_ca_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream pem;
-  if (in) pem << in.rdbuf();
-  if (!in) return Error{0, "--ca-file " + path + ": cannot be read"};
-  Result<std::shared_ptr<q::TlsTrust>> t = q::TlsTrust::of_pem(pem.str());
-  if (!t) return Error{0, "--ca-file " + path + ": " + t.error().message};
-  return t;
-}
 
 uint64_t read64(const uint8_t* p) {
   uint64_t v;
@@ -411,12 +397,11 @@ Status Load::connect_all() {
     Result<q::Address> a = q::Address::parse(config_.connect, 4443);
     if (!a) return Error{0, "--connect: " + a.error().message};
     relay_address_ = *a;
-    Result<std::shared_ptr<q::TlsTrust>> t = q::TlsTrust::system();
-    if (config_.tls_disable_verify) {
-      t = q::TlsTrust::anything();
-    } else if (!config_.ca_file.empty()) {
-      t = trust_of_ca_file(config_.ca_file);
-    }
+    // The system's store is loaded only when it is the one trusted.
+    Result<std::shared_ptr<q::TlsTrust>> t = config_.tls_disable_verify ? q::TlsTrust::anything()
+                                             : config_.ca_file.empty()
+                                                 ? q::TlsTrust::system()
+                                                 : trust_of_ca_file(config_.ca_file);
     if (!t) return t.error();
     trust_ = *t;
   }
@@ -648,47 +633,6 @@ Result<results::CaseResult> Load::run() {
 }
 
 }  // namespace
-
-Status check_load_config(const LoadConfig& config) {
-  if (config.frame_size < kStamp)
-    return Error{0, "--frame-size must be at least " + std::to_string(kStamp) +
-                        " bytes (each frame carries its write time and number)"};
-  if (config.frame_size > kMaxFrameSize)
-    return Error{0, "--frame-size must be at most " + std::to_string(kMaxFrameSize) + " bytes"};
-  if (config.fps == 0 || config.fps > 1000) return Error{0, "--fps must be 1..1000"};
-  if (config.duration_s == 0 || config.duration_s > kMaxDuration_s)
-    return Error{0, "--duration must be 1.." + std::to_string(kMaxDuration_s) + " seconds"};
-  if (config.publishers == 0 || config.broadcasts == 0 || config.viewers == 0)
-    return Error{0, "--publishers, --broadcasts and --viewers must be at least 1"};
-  if (config.publishers > kMaxConnections || config.viewers > kMaxConnections ||
-      uint64_t{config.publishers} * config.broadcasts > kMaxConnections)
-    return Error{0, "--publishers, --viewers and publishers x --broadcasts must be at most " +
-                        std::to_string(kMaxConnections)};
-  if (!(config.max_loss >= 0 && config.max_loss <= 1))  // NaN fails both
-    return Error{0, "--max-loss must be a fraction from 0 to 1 (0.01: one frame in a hundred)"};
-  if (config.connect.empty()) {
-    if (config.tls_disable_verify || !config.ca_file.empty())
-      return Error{0,
-                   "--tls-disable-verify and --ca-file go with --connect (the in-process "
-                   "relay is always trusted)"};
-    return {};
-  }
-  if (Result<q::Address> a = q::Address::parse(config.connect, 4443); !a)
-    return Error{0, "--connect: " + a.error().message};
-  if (config.tls_disable_verify && !config.ca_file.empty())
-    return Error{0, "--tls-disable-verify and --ca-file contradict each other: choose one"};
-  if (!config.ca_file.empty()) {
-    if (Result<std::shared_ptr<q::TlsTrust>> t = trust_of_ca_file(config.ca_file); !t)
-      return t.error();
-  }
-  return {};
-}
-
-double loss_fraction(const results::LoadSummary& load) {
-  return load.frames_expected == 0
-             ? 0.0
-             : static_cast<double>(load.frames_lost) / static_cast<double>(load.frames_expected);
-}
 
 Result<results::CaseResult> run_load(const LoadConfig& config, std::ostream& err,
                                      bool err_is_terminal) {

@@ -7,15 +7,21 @@
 // so loss and latency are exact; publishers and viewers share one thread and one client socket.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 
 #include "model/base/result.h"
 #include "model/session/session.h"
 #include "reports/schema/results.h"
+#include "sim/quic/tls.h"
 
 namespace moq::cli {
+
+// Bytes every frame starts with: 0-7 the time it was written, 8-15 its number.
+inline constexpr size_t kLoadFrameStamp = 16;
 
 // Exit status of `moqbench load` beyond cli.h's: more frames lost than --max-loss allows.
 inline constexpr int kExitLoadLoss = 3;
@@ -36,6 +42,9 @@ struct LoadConfig {
   uint32_t warmup_ms = 500;   // frames flow this long before the window opens
   uint32_t drain_ms = 1000;   // and this long after it closes, for the last to arrive
 };
+
+// The certificates of a PEM file (--ca-file), trusted alone; an Error names the file.
+Result<std::shared_ptr<sim::quic::TlsTrust>> trust_of_ca_file(const std::string& path);
 
 // Checks a configuration before anything runs: an Error names the option that is wrong (the
 // command's exit 2).

@@ -118,17 +118,14 @@ class BufChain {
     size_ = 0;
   }
 
-  // Moves what is left to the front of the storage. A chain that is written while it grows (a
-  // stream past its flow-control window) may never drain completely; its owner compacts it after
-  // a partial write so that the consumed slots are reused instead of the vector growing.
+ private:
+  // Moves what is left to the front of the storage.
   void compact() {
     if (head_ == 0) return;
     std::move(chunks_.begin() + static_cast<std::ptrdiff_t>(head_), chunks_.end(), chunks_.begin());
     chunks_.resize(chunks_.size() - head_);
     head_ = 0;
   }
-
- private:
   bool full() const { return chunks_.size() == chunks_.capacity(); }
   // A chain consumed from the front while it is pushed onto (a stream's queue that never
   // drains) would grow for ever: once full, it moves what is left to the front when that frees

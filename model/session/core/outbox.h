@@ -38,7 +38,9 @@ class Outbox {
     }
     if (chain_.empty()) [[likely]]
       return Flush::Done;
-    chain_.compact();  // what waits is pushed onto: reuse the slots already written
+    // What waits stays where it is: moving it to the front on every partial write would cost
+    // the whole queue once per credit return (quadratic in a group larger than the window).
+    // The chain reuses its written slots itself when it fills (BufChain::push_into_full).
     waiter.wait(stream.writable());
     return Flush::Pending;
   }

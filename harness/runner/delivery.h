@@ -96,8 +96,9 @@ class DeliveryCombiner {
 };
 
 // What one viewer read in the current round, kept by reference until the round is checked.
-// A frame of one chunk (the usual frame) costs a count, a byte sum and one reference pushed;
-// frames of other shapes (several chunks, or none) also note their chunk count on the side.
+// A frame of one chunk (the usual frame) costs a count, a byte sum and one reference pushed, and
+// so does an empty frame (an empty chunk); frames of several chunks also note their chunk count
+// on the side.
 class DeliveryLog {
  public:
   // Reserves room for this many payload chunks per round (one per frame of one chunk), so
@@ -115,6 +116,8 @@ class DeliveryLog {
   void record(std::span<const Bytes> chunks) {
     if (chunks.size() == 1) [[likely]] {
       record(chunks[0]);
+    } else if (chunks.empty()) {
+      record(Bytes{});  // an empty frame: one empty chunk hashes the same as none
     } else {
       record_other_shape(chunks);
     }

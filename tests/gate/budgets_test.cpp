@@ -29,6 +29,10 @@
 //     up to 4096); churn's open-and-close at held=1024 <= 1.5x held=1 (4 sessions); delivery
 //     (16 publishers, the Rust bench's base) per viewer-group at 256 viewers <= 1.1x at 16, and
 //     its cost per added viewer-group flat within 10% (16 -> 64 against 64 -> 256).
+//   the frame shapes (Budgets.FrameShapes, on its own sweep, tests/gate/frame-shapes-args):
+//     subscribe_frames and fetch_frames, every version, 256 frames: an empty frame costs at most
+//     1.05x a one-byte frame; 1,024 frames of 64 B cost at most 4.2x 256 frames (no step per
+//     frame as a group grows);
 // Allocations are counted by their maximum over the measured rounds, as the gate counts them.
 // tests/gate/allocation_grid.sh checks the same over a wider grid of axes, counter none.
 //
@@ -212,6 +216,29 @@ class Budgets {
     return problems_;
   }
 
+  std::vector<std::string> frame_shapes() {
+    problems_.clear();
+    for (const char* version : kAllVersions) {
+      for (const char* scenario : {"fetch_frames", "subscribe_frames"}) {
+        const CaseResult* empty = find(model_id(scenario, version, 1, "frames=256/frame_size=0"));
+        const CaseResult* one = find(model_id(scenario, version, 1, "frames=256/frame_size=1"));
+        if (empty && one) {
+          at_most(instructions(*empty), 1.05 * instructions(*one),
+                  empty->id + ": instructions (1.05x frame_size=1's " +
+                      std::to_string(instructions(*one)) + ")");
+        }
+        const CaseResult* quarter = find(round_id(scenario, version, 256));
+        const CaseResult* whole = find(round_id(scenario, version, 1024));
+        if (quarter && whole) {
+          at_most(instructions(*whole), 4.2 * instructions(*quarter),
+                  whole->id + ": instructions (4.2x frames=256's " +
+                      std::to_string(instructions(*quarter)) + ")");
+        }
+      }
+    }
+    return problems_;
+  }
+
   std::vector<std::string> ietf_sessions() {
     problems_.clear();
     const CaseResult* lite = find(round_id("fetch_frames", "moq-lite-06", 256));
@@ -321,6 +348,10 @@ TEST(Budgets, RelayHops) {
   EXPECT_THAT(Budgets(*g_results).relay_hops(), IsEmpty());
 }
 
+TEST(Budgets, FrameShapes) {
+  EXPECT_THAT(Budgets(*g_results).frame_shapes(), IsEmpty());
+}
+
 void set_samples(std::optional<results::MetricStats>& stats, uint64_t value);
 results::CaseResult& case_of(ResultsFile& file, const std::string& id);
 
@@ -350,6 +381,23 @@ TEST(Budgets, RelayHopsCatchAnOverrun) {
   set_samples(case_of(worse, eight).metrics.instructions, at_two * 131 / 100);
   EXPECT_THAT(Budgets(worse).relay_hops(),
               Contains(HasSubstr(eight + ": instructions (1.3x relays=2's")));
+}
+
+TEST(Budgets, FrameShapesCatchOverruns) {
+  ResultsFile worse = *g_results;
+  const std::string empty =
+      model_id("subscribe_frames", "moq-transport-18", 1, "frames=256/frame_size=0");
+  const uint64_t at_one =
+      case_of(worse, model_id("subscribe_frames", "moq-transport-18", 1, "frames=256/frame_size=1"))
+          .metrics.instructions->median;
+  set_samples(case_of(worse, empty).metrics.instructions, at_one * 106 / 100);
+  const std::string whole = round_id("fetch_frames", "moq-lite-06", 1024);
+  const uint64_t at_quarter =
+      case_of(worse, round_id("fetch_frames", "moq-lite-06", 256)).metrics.instructions->median;
+  set_samples(case_of(worse, whole).metrics.instructions, at_quarter * 43 / 10);
+  const std::vector<std::string> problems = Budgets(worse).frame_shapes();
+  EXPECT_THAT(problems, Contains(HasSubstr(empty + ": instructions (1.05x frame_size=1's")));
+  EXPECT_THAT(problems, Contains(HasSubstr(whole + ": instructions (4.2x frames=256's")));
 }
 
 // The checks can fail: the same file with one count raised past each kind of budget.

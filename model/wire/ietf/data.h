@@ -94,35 +94,44 @@ Decoded<SubgroupObject> decode_any_subgroup_object(std::span<const uint8_t> in,
 // properties; an unknown status; or the stream already ended with End of Group / End of Track.
 //
 // Inline, the header nearly every object of a stream gets: the object right after the previous
-// one, with a payload and no properties block, is Object ID Delta 0 and its length.
+// one, Normal, with no properties block, is Object ID Delta 0 and its length, and for a zero
+// length the Normal status (0) after it: an empty object, which a track of markers or of empty
+// frames is made of, costs what a one-byte one does.
 inline size_t encode_subgroup_object(SubgroupStreamState& st, const SubgroupHeader& h,
                                      uint64_t object_id, std::span<const uint8_t> properties,
                                      uint64_t payload_length, ObjectStatus status, uint8_t* out) {
   if (st.delta0_ready && st.last_object_id != UINT64_MAX && object_id == st.last_object_id + 1 &&
-      payload_length != 0 && properties.empty() && status == ObjectStatus::Normal) {
+      properties.empty() && status == ObjectStatus::Normal) {
     out[0] = 0;
     st.last_object_id = object_id;
-    return 1 + encode_varint(payload_length, kVarint, out + 1);
+    size_t n = 1 + encode_varint(payload_length, kVarint, out + 1);
+    if (payload_length == 0) out[n++] = uint8_t(ObjectStatus::Normal);
+    return n;
   }
   return detail::encode_any_subgroup_object(st, h, object_id, properties, payload_length, status,
                                             out);
 }
 
 // Decodes the fields before the payload (consumed: up to the payload); the state advances only
-// on Ok. Inline, the fast path of encode_subgroup_object (a zero length is followed by a status,
-// which the general decoder reads).
-// The fast path alone: a whole header of the next object with delta 0 and a non-empty payload.
-// Returns the header's size and sets payload_length, the state advanced as
-// decode_subgroup_object would; 0 when the object is any other (the state untouched). For a
-// per-object loop that wants no SubgroupObject built.
+// on Ok. Inline, the fast path of encode_subgroup_object.
+// The fast path alone: a whole header of the next object with delta 0 and, for a zero length,
+// the Normal status. Returns the header's size and sets payload_length, the state advanced as
+// decode_subgroup_object would; 0 when the object is any other (a status other than Normal, which
+// may end the stream, is the general decoder's). For a per-object loop that wants no
+// SubgroupObject built.
 inline size_t decode_next_subgroup_object(std::span<const uint8_t> in, SubgroupStreamState& st,
                                           uint64_t& payload_length) {
   if (in.size() >= 2 && in[0] == 0 && st.delta0_ready && st.last_object_id != UINT64_MAX) {
     const VarintDecode length = decode_varint(in.subspan(1), kVarint);
-    if (length.status == DecodeStatus::Ok && length.value != 0) {
+    if (length.status == DecodeStatus::Ok) {
+      size_t n = 1 + length.length;
+      if (length.value == 0) {
+        if (in.size() == n || in[n] != uint8_t(ObjectStatus::Normal)) return 0;
+        ++n;
+      }
       st.last_object_id += 1;
       payload_length = length.value;
-      return size_t{1} + length.length;
+      return n;
     }
   }
   return 0;

@@ -50,6 +50,28 @@ class BufChain {
     }
     append_moved(from);
   }
+  // Moves the first n bytes (n < size()) to the back of to: the whole chunks among them in
+  // one block, the chunk the cut falls in split in two (one reference more). A stream written
+  // past its window hands over its queue this way once per credit return; chunk by chunk, each
+  // move would pay a push and a pop of its own.
+  void move_front_to(BufChain& to, size_t n) {
+    Bytes* const first = chunks_.data() + head_;
+    Bytes* cut = first;
+    size_t whole = 0;
+    while (whole + cut->size() <= n)
+      whole += (cut++)->size();
+    const size_t count = static_cast<size_t>(cut - first);
+    to.make_room(count + 1);
+    to.chunks_.insert(to.chunks_.end(), std::make_move_iterator(first),
+                      std::make_move_iterator(cut));
+    head_ += count;  // the slots moved from hold empty views until they are reused
+    if (whole < n) {
+      to.chunks_.push_back(cut->sub(0, n - whole));
+      cut->advance(n - whole);
+    }
+    to.size_ += n;
+    size_ -= n;
+  }
   void append(const BufChain& other) {
     for (const Bytes& b : other.chunks())
       push(b);
@@ -131,14 +153,23 @@ class BufChain {
   // drains) would grow for ever: once full, it moves what is left to the front when that frees
   // at least half of it, and grows otherwise.
   [[gnu::noinline]] void push_into_full(Bytes&& b) {
-    if (head_ > 0 && 2 * head_ >= chunks_.size()) compact();
+    make_room(1);
     size_ += b.size();
     chunks_.push_back(std::move(b));
   }
-  // take_all() onto chunks: chunk by chunk.
+  // Before pushing count chunks onto a chain that lacks the slots: compacts when that frees at
+  // least half of it, so that the vector grows only when what is queued needs it.
+  void make_room(size_t count) {
+    if (chunks_.size() + count > chunks_.capacity() && head_ > 0 && 2 * head_ >= chunks_.size())
+      compact();
+  }
+  // take_all() onto chunks: the chunks of from moved in one block.
   [[gnu::noinline]] void append_moved(BufChain& from) {
-    for (Bytes& b : from.mutable_chunks())
-      push(std::move(b));
+    const std::span<Bytes> moved = from.mutable_chunks();
+    make_room(moved.size());
+    chunks_.insert(chunks_.end(), std::make_move_iterator(moved.begin()),
+                   std::make_move_iterator(moved.end()));
+    size_ += from.size_;
     from.clear();
   }
   void pop() {

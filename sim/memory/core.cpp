@@ -22,15 +22,6 @@ Error send_state_error(const Channel& c, const char* op) {
                std::string(op) + " on " + stream_name(c) + " after reset()"};
 }
 
-// Moves the first n bytes of data (fewer than it holds) into c's queue.
-[[gnu::noinline]] void take_partial(Channel& c, BufChain& data, uint64_t n) {
-  for (uint64_t left = n; left > 0;) {
-    Bytes b = data.take_front(left);
-    left -= b.size();
-    c.queue.push(std::move(b));
-  }
-}
-
 }  // namespace
 
 Core::Core(Executor& ex, const PairConfig& config) : executor(&ex), cfg(config) {
@@ -352,7 +343,7 @@ void Core::receiver_done(Channel& c) {
   if (n == want) {
     c.queue.take_all(data);  // ownership moves: no reference counting
   } else if (n > 0) {
-    take_partial(c, data, n);
+    data.move_front_to(c.queue, n);  // what the window takes; the rest stays queued in data
   }
   c.queued += n;
   s.queued += n;

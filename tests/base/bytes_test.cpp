@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "model/base/buf_chain.h"
-
 namespace moq {
 namespace {
 
@@ -98,78 +96,6 @@ TEST(ByteArena, BytesOutliveTheArena) {
     kept = arena.copy(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>("keep"), 4));
   }
   EXPECT_EQ(kept.view(), "keep");  // ASan reports a use-after-free if the block died early
-}
-
-TEST(BufChain, TakeFrontSlicesWithoutCopy) {
-  BufChain chain;
-  Bytes a = Bytes::copy(std::string_view("head"));
-  Bytes b = Bytes::copy(std::string_view("payload"));
-  chain.push(a);
-  chain.push(b);
-  chain.push(Bytes());  // empty chunks are ignored
-  EXPECT_EQ(chain.size(), 11u);
-  EXPECT_EQ(chain.chunk_count(), 2u);
-  Bytes x = chain.take_front(2);
-  EXPECT_EQ(x.view(), "he");
-  EXPECT_EQ(x.data(), a.data());
-  Bytes y = chain.take_front(100);
-  EXPECT_EQ(y.view(), "ad");
-  chain.consume(3);
-  EXPECT_EQ(chain.size(), 4u);
-  EXPECT_EQ(chain.front().view(), "load");
-  chain.consume(4);
-  EXPECT_TRUE(chain.empty());
-}
-
-TEST(BufChain, TakeAllKeepsOrderAndEmptiesTheSource) {
-  Bytes a = Bytes::copy(std::string_view("a")), b = Bytes::copy(std::string_view("bb"));
-  Bytes c = Bytes::copy(std::string_view("ccc"));
-  BufChain to, from;
-  from.push(a);
-  from.push(b);
-  to.take_all(from);  // into an empty chain
-  EXPECT_TRUE(from.empty());
-  EXPECT_EQ(from.chunk_count(), 0u);
-  from.push(c);
-  to.take_all(from);  // onto chunks already there
-  ASSERT_EQ(to.chunk_count(), 3u);
-  EXPECT_EQ(to.size(), 6u);
-  EXPECT_EQ(to.chunks()[0].data(), a.data());
-  EXPECT_EQ(to.chunks()[1].data(), b.data());
-  EXPECT_EQ(to.chunks()[2].data(), c.data());
-  EXPECT_EQ(a.share_count(), 2u);  // moved, not copied: the chain and a
-}
-
-TEST(BufChain, TakeAllLeavesNeitherSideWithLessStorage) {
-  Bytes b = Bytes::copy(std::string_view("x"));
-  BufChain small, big;
-  for (int i = 0; i < 40; ++i)
-    big.push(b);
-  const size_t big_capacity = big.capacity();
-  small.take_all(big);  // an empty chain with less storage grows first, then they exchange
-  EXPECT_EQ(small.chunk_count(), 40u);
-  EXPECT_GE(big.capacity(), big_capacity);
-  EXPECT_GE(small.capacity(), big_capacity);
-  big.push(b);
-  big.take_all(small);  // onto a chunk already there: moved one by one
-  EXPECT_EQ(big.chunk_count(), 41u);
-  EXPECT_TRUE(small.empty());
-  EXPECT_GE(small.capacity(), big_capacity);
-}
-
-TEST(BufChain, AQueueConsumedWhileItIsWrittenStopsGrowing) {
-  // A stream queue that never drains: one chunk in, one out, with a backlog of 10.
-  BufChain queue;
-  Bytes b = Bytes::copy(std::string_view("x"));
-  for (int i = 0; i < 10; ++i)
-    queue.push(b);
-  for (int i = 0; i < 10000; ++i) {
-    queue.push(b);
-    (void)queue.take_front(1);
-  }
-  EXPECT_EQ(queue.chunk_count(), 10u);
-  EXPECT_LE(queue.capacity(), 64u);
-  EXPECT_EQ(b.share_count(), 11u);  // no slot keeps a reference once consumed
 }
 
 }  // namespace

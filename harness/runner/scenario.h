@@ -6,7 +6,7 @@
 // a ScenarioRegistry (register_linked_scenarios) and hands it to
 // the CLI, the sweep or the Google Benchmark adapter.
 //
-// Case ids are paths, `bench/scenario/version/axis=value/...` (DESIGN.md), e.g.
+// Case ids are paths, `bench/scenario/version/axis=value/...` (ARCHITECTURE.md), e.g.
 // `model/fetch_frames/moq-lite-06/publishers=1/viewers=1/frames=256`. The protocol version is the
 // axis named "version"; it sits in the third segment, not among the `axis=value` parts. A
 // scenario without a version axis (the data model alone) has the version `none`.

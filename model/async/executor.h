@@ -1,4 +1,4 @@
-// The single-threaded deterministic runtime (DESIGN.md, "The runtime").
+// The single-threaded deterministic runtime (ARCHITECTURE.md, "The runtime").
 //
 // - A Task is an object with a poll() step. poll() does all the work it can, arms Waiters on the
 //   wait lists of the conditions it still needs, and returns Pending; or it returns Done.

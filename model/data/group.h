@@ -7,7 +7,7 @@
 // vectors from its previous use, so steady-state writing allocates nothing, and the allocations
 // of a group do not grow with its frame count.
 //
-// Wake rules (DESIGN.md, split wait lists):
+// Wake rules (wait lists split by what a waiter needs; ARCHITECTURE.md, "The runtime"):
 //  - readable(): notified when a frame is appended and when the group finishes or aborts, i.e.
 //    whenever a reader waiting for "the next frame or the end" has something to look at.
 //  - closed():   notified only when the group finishes or aborts; writes do not wake it.

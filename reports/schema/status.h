@@ -1,6 +1,7 @@
 // The error values of the results schema library, and of the reports built on it: its own small
 // types rather than model/base's, so that reading and writing results depends on nothing of the
-// stack that produced them (reports/ depends on the schema library alone; DESIGN.md).
+// stack that produced them (reports/ depends on the schema library alone: ARCHITECTURE.md,
+// "Layers").
 #pragma once
 
 #include <string>

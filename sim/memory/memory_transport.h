@@ -1,8 +1,8 @@
 // The deterministic in-memory transport: two Connection endpoints joined back to back in one
-// process. It models what QUIC promises the application (DESIGN.md, "The transport interface and
-// its backends") and nothing of the wire: a write puts Bytes slices straight into the peer's
-// receive queue (no copy, no task hop) as far as flow control allows, and the executor is used
-// only to wake waiters.
+// process. It models what QUIC promises the application (ARCHITECTURE.md, "The transport
+// interface and its worlds") and nothing of the wire: a write puts Bytes slices straight into
+// the peer's receive queue (no copy, no task hop) as far as flow control allows, and the
+// executor is used only to wake waiters.
 //
 // Semantics beyond transport.h that callers may rely on:
 // - Flow control: a stream's sender may have at most stream_window bytes unread by the peer, and

@@ -150,7 +150,7 @@ TEST(CallgrindBackend, MissingValgrindIsAClearError) {
   EXPECT_THAT(run.output, HasSubstr("'valgrind'"));
 }
 
-// Issue 12, defect 7: under the counting layer with mimalloc (the uninstrumented build), an
+// Under the counting layer with mimalloc (the uninstrumented build), an
 // allocation that cannot be served throws std::bad_alloc, as operator new must. mimalloc's own
 // operator new aborted instead, so a case too big for the machine died without a word.
 TEST(AllocationFailure, OperatorNewThrowsBadAllocRatherThanAborting) {

@@ -1,8 +1,8 @@
-// No heap allocation in any measured round (issue 9), checked on the results of
-// tests/gate/allocation-grid: every case of every version and session scenario ran, and the
-// maximum of its allocation samples is 0. A median would hide the one round that allocates
-// (moq-transport fetch_range used to allocate in 2 rounds of 300), so each sample is looked at;
-// a failure names the case and the rounds.
+// No heap allocation in any measured round (tasks and buffers are pooled), checked on the
+// results of tests/gate/allocation-grid: every case of every version and session scenario ran,
+// and the maximum of its allocation samples is 0. A median would hide the one round that
+// allocates (moq-transport fetch_range used to allocate in 2 rounds of 300), so each sample is
+// looked at; a failure names the case and the rounds.
 //
 // Usage: allocation_grid_check RESULTS.json
 #include <gmock/gmock.h>

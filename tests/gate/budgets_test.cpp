@@ -13,10 +13,10 @@
 //     a 256-frame round <= 1,000,000 instructions; no allocation in a 4-frame or a 256-frame
 //     round;
 //   the moq-transport sessions: a 256-frame fetch round <= 1.5x the same round on moq-lite-06; no
-//     allocation in a 4-frame or a 256-frame round, fetch and subscribe alike (issue 9; the
-//     budget was 32, and a round 5);
+//     allocation in a 4-frame or a 256-frame round, fetch and subscribe alike (the budget was
+//     32, and a round 5, before the session core pooled its tasks);
 //   fetch_range (burst 4, every version): no allocation;
-//   the relay bench (issue 10; every version): relay/fetch_frames at relays=1, 1 publisher,
+//   the relay bench (every version): relay/fetch_frames at relays=1, 1 publisher,
 //     256 frames <= 2.2x the model case's instructions, at 1 viewer and at 16; no allocation in
 //     any relay case of fetch_frames, subscribe_frames, fetch_range and delivery;
 //   the relay hops (Budgets.RelayHops, on tests/gate/relay-hops' own sweep): the cost per

@@ -226,7 +226,7 @@ TEST_F(CliTest, ReportCommandsReadSweepResults) {
   EXPECT_EQ(one_file.status, kExitBadInput);
 }
 
-// ---- Defects of issue 12 ---------------------------------------------------------------------
+// ---- Harness defects found with hostile inputs and careless use ----------------------------
 
 class CliReportInputTest : public CliTest {
  protected:
@@ -377,7 +377,7 @@ TEST(FatalErrors, AnExceptionThatEndsTheProgramIsNamed) {
       "moqbench: fatal: an exception escaped: escaped");
 }
 
-// Issue 13, item 3: a growth order planted in a test scenario (a round allocating n*n/16 times)
+// A growth order planted in a test scenario (a round allocating n*n/16 times)
 // is classified O(n^2) from 4 points by `fit`, and `gate --growth` with an O(n) bound fails on
 // it; its linear twin passes.
 TEST_F(CliTest, APlantedQuadraticFailsTheGrowthGate) {

@@ -281,7 +281,7 @@ TEST_F(MoqbenchBinaryTest, CallgrindCountsRepeatExactly) {
   EXPECT_EQ(empty->metrics.allocations->max, 0u);
 }
 
-// Issue 13, item 1: a case's callgrind counts are the same whether it runs alone or inside a
+// A case's callgrind counts are the same whether it runs alone or inside a
 // sweep of other cases, through `run` or `sweep`, with more measured rounds, a longer command
 // line and output path, a larger environment, and from another copy of the binary (another build
 // directory's path). Before each case ran in a process of its own, the sweep's neighbours moved
@@ -387,7 +387,7 @@ std::string with_commas(uint64_t v) {
   return digits;
 }
 
-// Issue 13, item 4: explain diffs one measured round per function, from kept profiles, from
+// explain diffs one measured round per function, from kept profiles, from
 // results files (their binary measures the round again, the same round they recorded) and from
 // binaries; the same build on both sides changes nothing.
 TEST_F(MoqbenchBinaryTest, ExplainShowsWhereARoundsInstructionsWent) {
@@ -468,7 +468,7 @@ TEST_F(MoqbenchBinaryTest, AutoCounterSaysWhatItTookAndWhy) {
   }
 }
 
-// Issue 9: scenarios register themselves. A linker drops the object files of a static archive that
+// Scenarios register themselves. A linker drops the object files of a static archive that
 // nothing refers to, registrars and all, so every MOQ_REGISTER_SCENARIO in scenarios/ must show up
 // in `moqbench list` (and in a registry filled from what this test links).
 TEST_F(MoqbenchBinaryTest, EveryRegisteredScenarioShowsUpInList) {
@@ -500,7 +500,7 @@ TEST_F(MoqbenchBinaryTest, EveryRegisteredScenarioShowsUpInList) {
   EXPECT_EQ(registered_scenario_count(), in_sources);
 }
 
-// Issue 12, defect 7: a case that cannot fit in what the process may use is refused before it is
+// A case that cannot fit in what the process may use is refused before it is
 // built, with its size and the axes to lower; it used to die in the allocator (SIGABRT) without a
 // word. The address-space limit stands in for a smaller machine; the uninstrumented build, since
 // a sanitizer's shadow memory does not fit under one.
@@ -553,7 +553,7 @@ TEST_F(MoqbenchBinaryTest, MemoryEstimatesAreAboveThePeakUse) {
   }
 }
 
-// Issue 12, defect 3: a callgrind run keeps every file it makes (out-file, region dumps, vgdb
+// A callgrind run keeps every file it makes (out-file, region dumps, vgdb
 // pipes) in one private directory under $TMPDIR and removes it however the run ends.
 class CallgrindTmpdirTest : public MoqbenchBinaryTest {
  protected:

@@ -122,8 +122,8 @@ TEST_F(RunnerTest, SetupRoundErrorAndExceptionAreRecorded) {
   EXPECT_THAT(*c.flags.reason, HasSubstr("exception: fake throw"));
 }
 
-// Issue 12, defect 7: running out of memory in a case is a failed case that says so; and a case
-// whose estimate cannot fit is refused before it is built.
+// Running out of memory in a case is a failed case that says so (the process used to abort
+// without a word); and a case whose estimate cannot fit is refused before it is built.
 TEST_F(RunnerTest, OutOfMemoryIsRecordedAsSuch) {
   testing::FakeBehaviour starved;
   starved.bad_alloc_round = 3;

@@ -1,4 +1,4 @@
-// Issue 11's load budget: 16 publishers x 64 viewers of 1 KiB frames at 30 frames/s for 10 s
+// The load budget: 16 publishers x 64 viewers of 1 KiB frames at 30 frames/s for 10 s
 // against the in-process relay, the whole process pinned to one core, with no frame lost.
 // The uninstrumented moqbench (a sanitized one is several times slower). Label `long`.
 #include <gmock/gmock.h>

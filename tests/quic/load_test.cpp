@@ -3,7 +3,7 @@
 // cannot reach a relay. Against a separate `moqbench relay`: a relay killed mid-run is exit 1
 // saying when, a relay that loses groups (its hidden --test-drop-every) is exit 3 beyond
 // --max-loss, and a self-signed relay not trusted says how to trust it. Every run states the loss
-// it tolerates. The full shape of issue 11's budget (16 publishers x 64 viewers, 1 KiB at
+// it tolerates. The full shape of the load budget (16 publishers x 64 viewers, 1 KiB at
 // 30 frames/s for 10 s, pinned to one core, no loss) runs under the `long` label.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

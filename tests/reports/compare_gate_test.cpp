@@ -192,7 +192,7 @@ TEST(Gate, OneMoreAllocationRegresses) {
   EXPECT_EQ(gate_files(loose).code, kExitOk);
 }
 
-// Issue 13: a round that allocates more is a regression even when the median does not move, so
+// A round that allocates more is a regression even when the median does not move, so
 // allocations are gated (and compared) by their maximum over the measured rounds.
 TEST(Gate, OneRoundAllocatingMoreRegressesThoughTheMedianIsUnchanged) {
   TempDir dir;

@@ -132,7 +132,7 @@ TEST_F(StreamsTest, EmptyReadWouldBlockUntilDataOrFin) {
   EXPECT_EQ(r->read(chunk).status, ReadStatus::Fin);
 }
 
-// Issue 9: a read with nothing to hand out empties the caller's chunk. A reader that kept its
+// A read with nothing to hand out empties the caller's chunk. A reader that kept its
 // spent chunk while it waited held the sender's arena block out of its pool, and moq-transport
 // fetch_range rounds allocated two blocks once every few dozen rounds.
 TEST_F(StreamsTest, ReadWithoutDataLetsGoOfTheSpentChunk) {

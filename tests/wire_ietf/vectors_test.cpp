@@ -1,5 +1,6 @@
-// The test vectors of shared/spec/moq-transport.md section 10, byte for byte: each one is
-// encoded from a struct and compared with the listed bytes, and decoded back to the same struct.
+// Test vectors computed by hand from the message layouts of draft-ietf-moq-transport-18 and -22
+// (not taken from the drafts), byte for byte: each one is encoded from a struct and compared with
+// the listed bytes, and decoded back to the same struct.
 #include <gtest/gtest.h>
 
 #include "tests/wire_ietf/test_util.h"

@@ -1,6 +1,6 @@
 // What a round delivered to its viewers, and how the harness checks it: frame count, payload
-// bytes and a hash over the delivered payloads in delivery order (DESIGN.md, "Measuring"), so
-// skipped or reordered work cannot pass for a speed-up.
+// bytes and a hash over the delivered payloads in delivery order (ARCHITECTURE.md,
+// "Measuring"), so skipped or reordered work cannot pass for a speed-up.
 //
 // Cost split. A viewer records each frame it reads into its DeliveryLog inside the measured round:
 // that is a push of a payload reference (a refcount increment, no copy) into storage reserved at

@@ -1,6 +1,7 @@
-// The two moq-transport drafts this codec speaks, and one predicate per wire or behaviour
-// difference between them (shared/spec/moq-transport.md section 8). Codecs and sessions branch
-// on these predicates, never on the version enum directly, so each difference has one name. Each
+// The two moq-transport drafts this codec speaks (draft-ietf-moq-transport-18 and -22), and one
+// predicate per wire or behaviour difference between them: "8.N" below is difference N, the row
+// N of the Predicates table in model/wire/ietf/README.md. Codecs and sessions branch on these
+// predicates, never on the version enum directly, so each difference has one name. Each
 // predicate is an exhaustive switch: a new IetfVersion does not compile until every predicate
 // says what it does.
 #pragma once

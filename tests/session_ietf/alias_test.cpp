@@ -106,7 +106,8 @@ TEST_P(AliasTest, CancelledSubscriptionsInFlightDataIsStoppedNotMisrouted) {
   settle();
   GroupConsumer g;
   ASSERT_EQ(sub->next(g), Next::Ready);
-  // The viewer drops its consumer: the session cancels (reset + STOP_SENDING, spec 3.6)...
+  // The viewer drops its consumer: the session cancels (reset + STOP_SENDING,
+  // draft-ietf-moq-transport)...
   sub.reset();
   settle();
   req.in.pump();

@@ -1,7 +1,7 @@
 // The publisher's side of joining the current group, checked on the wire with a hand-driven
-// subscriber: -18 joining FETCH (Relative and Absolute, spec 5.1) and -22 fill (FILL_PARAMETERS,
-// spec 5.3). The objects it returns end just before where the subscription starts, so every
-// object arrives exactly once.
+// subscriber: -18 joining FETCH (Relative and Absolute, draft-ietf-moq-transport-18) and -22 fill
+// (FILL_PARAMETERS, draft-ietf-moq-transport-22). The objects it returns end just before where the
+// subscription starts, so every object arrives exactly once.
 #include <gtest/gtest.h>
 
 #include "tests/session_ietf/raw_fixture.h"

@@ -142,7 +142,8 @@ INSTANTIATE_TEST_SUITE_P(Drafts, PublisherWireTest,
                          ::testing::Values(Version::Transport18, Version::Transport22),
                          version_label);
 
-// -22 only: a FIN on a request stream is a graceful "nothing more from me" (spec 3.6).
+// -22 only: a FIN on a request stream is a graceful "nothing more from me"
+// (draft-ietf-moq-transport-22).
 using EarlyFinTest = PublisherWireTest;
 
 TEST_P(EarlyFinTest, SubscriberFinningRightAfterSubscribeStillGetsTheTrackThenPublishDone) {

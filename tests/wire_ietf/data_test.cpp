@@ -85,7 +85,7 @@ TEST(IetfData, StreamTypes) {
       EXPECT_NE(d.error.message.find("stream type"), std::string::npos);
     }
   }
-  EXPECT_EQ(subgroup_types, 48);  // 8 ranges of 6 (spec 4.1 lists them; its "64" is a slip)
+  EXPECT_EQ(subgroup_types, 48);  // 8 ranges of 6 (the count "64" sometimes given is a slip)
 }
 
 TEST(IetfData, EverySubgroupHeaderTypeRoundTrips) {
@@ -383,10 +383,10 @@ TEST(IetfData, FetchObjectRules) {
 }
 
 // Subgroup modes 01 ("the prior object's") and 10 ("the prior object's + 1") refer to the prior
-// object itself (spec 4.5); a datagram-forwarded object has no Subgroup ID, so the object after
-// it carries its Subgroup ID explicitly (or mode 00 for 0), and a peer that sends 01/10 there is
-// malformed. End-of-Range markers in between change nothing ([AMBIG-2]: "previous" subgroup is
-// the last real object's).
+// object itself (draft-ietf-moq-transport, FETCH_HEADER and its objects); a datagram-forwarded
+// object has no Subgroup ID, so the object after it carries its Subgroup ID explicitly (or mode 00
+// for 0), and a peer that sends 01/10 there is malformed. End-of-Range markers in between change
+// nothing ([AMBIG-2]: "previous" subgroup is the last real object's).
 TEST(IetfData, FetchSubgroupAfterDatagramForwardedObject) {
   FetchObject dgram = object(5, 1, 0, 0x80, 0);
   dgram.datagram = true;

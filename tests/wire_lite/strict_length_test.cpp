@@ -1,7 +1,8 @@
-// The strict length rules of spec section 2, for every length-prefixed message in both versions:
-// a body shorter or longer than its Message Length, and a Message Length over 64 MiB (refused
-// before any body byte arrives), each give an error naming the message and the field. Also: every
-// strict prefix of a valid message is NeedMore, with a `needed` that never overshoots it.
+// The strict length rules of draft-lcurley-moq-lite-06, for every length-prefixed message in both
+// versions: a body shorter or longer than its Message Length, and a Message Length over 64 MiB
+// (refused before any body byte arrives), each give an error naming the message and the field.
+// Also: every strict prefix of a valid message is NeedMore, with a `needed` that never overshoots
+// it.
 #include <gtest/gtest.h>
 
 #include "tests/wire_lite/codecs.h"

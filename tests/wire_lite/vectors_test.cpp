@@ -1,5 +1,6 @@
-// Every hand-computed test vector of spec section 10, byte for byte: encoding the fields gives
-// exactly those bytes, and decoding those bytes gives the fields back.
+// Every test vector computed by hand from the draft-lcurley-moq-lite-06 and -07 layouts, byte for
+// byte: encoding the fields gives exactly those bytes, and decoding those bytes gives the fields
+// back.
 #include <gtest/gtest.h>
 
 #include "tests/wire_lite/test_support.h"
@@ -75,10 +76,10 @@ TEST(Vectors, Subscribe06MaxAge2000) {
 }
 
 // The "07 SUBSCRIBE live (epoch-build layout)" vector is the layout of a build that adopted Epoch
-// and the Live/Floor flags (spec 8.2). Our -07-wip implements only the 8.1 baseline
-// (has_epoch() and subscribe_has_live_flag() are false), so this vector is not a valid SUBSCRIBE
-// for us. The meaningful check is that a peer on that build gets a clear error rather than a
-// misread subscription: the strict length rule catches it.
+// and the Live/Floor flags (8.2 in model/wire/lite/README.md). Our -07-wip implements only the 8.1
+// baseline (has_epoch() and subscribe_has_live_flag() are false), so this vector is not a valid
+// SUBSCRIBE for us. The meaningful check is that a peer on that build gets a clear error rather
+// than a misread subscription: the strict length rule catches it.
 TEST(Vectors, EpochBuildSubscribeIsRejectedByOur07Baseline) {
   const Buf epoch_build = hex("02 13 00 04 64 65 6d 6f 00 05 76 69 64 65 6f 01 00 01 00 00 00");
   ASSERT_FALSE(has_epoch(k07));
@@ -113,7 +114,7 @@ TEST(Vectors, SubscribeEnd07WithStreamCount) {
   EXPECT_EQ(encoded(SubscribeEnd{7, 0}, k06), hex("01 01 07"));
 }
 
-// "07 SUBSCRIBE_OK g=5, largest (5,2)" belongs to a build with SUBSCRIBE_OK Largest (spec 8.2),
+// "07 SUBSCRIBE_OK g=5, largest (5,2)" belongs to a build with SUBSCRIBE_OK Largest (8.2),
 // which we do not adopt (subscribe_ok_has_largest() is false): our SUBSCRIBE_OK is {Group}. The
 // meaningful check is that the Largest form is refused by name, not misread.
 TEST(Vectors, LargestBuildSubscribeOkIsRejectedByOur07Baseline) {
@@ -139,7 +140,8 @@ TEST(Vectors, GroupStream06) {
   EXPECT_EQ(to_hex(got), to_hex(want));
 }
 
-// Walks a group stream like a subscriber (spec 5.2): type, GROUP, then frames until the end.
+// Walks a group stream like a subscriber (draft-lcurley-moq-lite-06, GROUP and FRAME): type, GROUP,
+// then frames until the end.
 struct ParsedFrame {
   int64_t timestamp;
   std::string payload;
@@ -265,7 +267,7 @@ TEST(Vectors, AnnounceStartEndUpdate06) {
 }
 
 // "07 ANNOUNCE_START ... (compression+epoch build)" is the layout of a build with Epoch and
-// announce compression (spec 8.2), neither of which our -07-wip adopts. The meaningful check: our
+// announce compression (8.2), neither of which our -07-wip adopts. The meaningful check: our
 // -07 decoder refuses it by name (its first byte after the empty suffix reads as an empty hop
 // list and the body is then far longer than the fields), and our own -07 START is the -06 layout.
 TEST(Vectors, CompressionBuildAnnounceStartIsRejectedByOur07Baseline) {

@@ -1,7 +1,8 @@
 // Letting old groups go: a publisher resets the stream of a group that has gone stale while its
-// open stream still holds bytes the transport has not taken (moq-lite Subscriber Max Age, spec 5.4;
-// moq-transport SUBGROUP_DELIVERY_TIMEOUT). Under congestion the newest group is sent first, so
-// an older group waits for credit; once it is stale, the bytes it still owes are only a cost.
+// open stream still holds bytes the transport has not taken (draft-lcurley-moq-lite-06, Subscriber
+// Max Age; moq-transport SUBGROUP_DELIVERY_TIMEOUT). Under congestion the newest group is sent
+// first, so an older group waits for credit; once it is stale, the bytes it still owes are only a
+// cost.
 //
 // Choices (both families alike):
 //  - A group's age counts from the moment a newer group of the subscription is served (its

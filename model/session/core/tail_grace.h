@@ -3,7 +3,8 @@
 // for that many to show their headers before it ends. A stream reset before its header arrived
 // never shows one (a reset may overtake the stream's bytes), so the wait also ends after a grace
 // period: moq-lite-07 asks for one; moq-transport says the subscriber waits "about the delivery
-// timeouts" (spec 3.3), and we take the same second when none was set.
+// timeouts" (draft-ietf-moq-transport, PUBLISH_DONE), and we take the same second when none was
+// set.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// The subscriber's Track Alias table (spec 3.6, 4.2; research: "IETF alias races").
+// The subscriber's Track Alias table (draft-ietf-moq-transport, Track Alias; research: "IETF alias
+// races").
 //
 // A publisher picks the alias of a subscription in SUBSCRIBE_OK, and its subgroup streams may
 // arrive before that response is read. A stream whose alias is unknown is parked by its reader

@@ -1,11 +1,12 @@
-// The control stream (spec 1.2, 1.3), both directions, and the session's driver.
+// The control stream (draft-ietf-moq-transport, session initialization and SETUP), both directions,
+// and the session's driver.
 //
 // ControlTask (one per session, not pooled) opens our control stream and writes SETUP, then any
 // GOAWAY; accepts every stream the peer opens (a request stream whose first message arrived with
 // it is dispatched at once, a fetch stream whose header did goes straight to its request);
-// checks and drops datagrams (objects travel on streams here; spec 4.4 lets a receiver drop
-// them); publishes a client's broadcasts with PUBLISH_NAMESPACE; and notices when the
-// connection closes.
+// checks and drops datagrams (objects travel on streams here; draft-ietf-moq-transport,
+// OBJECT_DATAGRAM, lets a receiver drop them); publishes a client's broadcasts with
+// PUBLISH_NAMESPACE; and notices when the connection closes.
 //
 // ControlReceiver reads the peer's control stream: SETUP first, then at most one GOAWAY.
 #pragma once

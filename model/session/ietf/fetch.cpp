@@ -95,7 +95,8 @@ bool FetchServeTask::plan(const TrackConsumer& track, const Span& span, bool for
     if (!g && forward) g = forwarded(track, seq, next_forwarded);
     if (g) {
       const uint64_t first = seq == start.group ? start.object : 0;
-      uint64_t end = g->frame_count();  // what exists now; never beyond (spec 5.2)
+      // What exists now; never beyond (draft-ietf-moq-transport, FETCH).
+      uint64_t end = g->frame_count();
       if (seq == last.group && last.object != kWholeGroup) end = std::min(end, last.object + 1);
       if (first < end) parts_.push_back(FetchPart{std::move(*g), first, end});
     }
@@ -151,7 +152,8 @@ void FetchServeTask::refuse(w::RequestErrorCode code, std::string reason) {
 }
 
 bool FetchServeTask::resolve_joining() {
-  // -18 joining FETCH: the range comes from the subscription it joins (spec 5.1).
+  // -18 joining FETCH: the range comes from the subscription it joins (draft-ietf-moq-transport-18,
+  // joining FETCH).
   SubscribeServeTask* sub = nullptr;
   if (auto it = session_.serving_by_id.find(fetch().joining_request_id);
       it != session_.serving_by_id.end())
@@ -290,7 +292,7 @@ bool FetchServeTask::write_data() {
 
 Poll FetchServeTask::step() {
   if (!fill_) {
-    // Watch the request stream: a reset cancels the fetch (spec 5.4).
+    // Watch the request stream: a reset cancels the fetch (draft-ietf-moq-transport, FETCH).
     w::ControlMessage msg;
     for (bool more = true; more;) {
       switch (next_message(msg)) {
@@ -540,7 +542,7 @@ Poll FetchRequestTask::step() {
     Poll result = Poll::Pending;
     if (!read_data(result)) return result;
   }
-  // Done once both FETCH_OK and the fetch stream's FIN arrived (spec 9b).
+  // Done once both FETCH_OK and the fetch stream's FIN arrived (both end the exchange).
   if (ok_ && data_done_ && !finished_ && !failed_) {
     (void)group_.finish();
     finished_ = true;

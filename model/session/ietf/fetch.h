@@ -1,7 +1,7 @@
-// FETCH (spec 5), both roles: the publisher answers with FETCH_OK and one fetch stream holding
-// every object of the range as it stands when the request is processed (a -18 joining FETCH is
-// answered from the subscription it joins, a -22 fill is a fetch stream without a request
-// stream); the viewer writes the objects into the group it hands out as a FetchConsumer.
+// FETCH (draft-ietf-moq-transport), both roles: the publisher answers with FETCH_OK and one fetch
+// stream holding every object of the range as it stands when the request is processed (a -18
+// joining FETCH is answered from the subscription it joins, a -22 fill is a fetch stream without a
+// request stream); the viewer writes the objects into the group it hands out as a FetchConsumer.
 #pragma once
 
 #include <cstdint>

@@ -163,7 +163,7 @@ bool IetfSession::route_fetch_stream(uint64_t request_id, core::StreamInput& inp
 }
 
 void IetfSession::on_peer_setup(const w::Setup& setup) {
-  // PATH and AUTHORITY come from clients only (spec 1.3).
+  // PATH and AUTHORITY come from clients only (draft-ietf-moq-transport, SETUP options).
   if (is_client() && (setup.path || setup.authority)) {
     violation(std::string("SETUP: field '") + (setup.path ? "PATH" : "AUTHORITY") +
               "': sent by a server");
@@ -187,8 +187,8 @@ void IetfSession::on_peer_goaway(const w::GoAway& goaway) {
 
 namespace {
 
-// The messages that may open a request stream (spec 1.2), each started in its handler; any
-// other first message is unexpected on a request stream.
+// The messages that may open a request stream (draft-ietf-moq-transport, session initialization),
+// each started in its handler; any other first message is unexpected on a request stream.
 struct RequestOpener {
   IetfSession& s;
   SendStreamPtr& send;

@@ -57,9 +57,9 @@ inline constexpr int64_t kControlSendOrder = INT64_MAX;
 inline constexpr int64_t kRequestSendOrder = INT64_MAX - 1;
 int64_t data_send_order(uint8_t local_priority, uint64_t group, bool ascending);
 
-// Request IDs the peer has used: each parity-correct ID once (spec 6). IDs may arrive out of
-// order (they travel on different streams), so IDs seen above the lowest unseen one are kept in
-// a sorted vector that keeps its capacity.
+// Request IDs the peer has used: each parity-correct ID once (draft-ietf-moq-transport, Request
+// ID). IDs may arrive out of order (they travel on different streams), so IDs seen above the lowest
+// unseen one are kept in a sorted vector that keeps its capacity.
 class PeerRequestIds {
  public:
   explicit PeerRequestIds(uint64_t first) : next_(first) {}
@@ -101,7 +101,8 @@ class IetfSession final : public core::SessionBase {
     });
   }
 
-  // Request IDs (spec 6): ours, and checking the peer's (closes the session on a bad one).
+  // Request IDs (draft-ietf-moq-transport, Request ID): ours, and checking the peer's (closes the
+  // session on a bad one).
   uint64_t take_request_id() {
     const uint64_t id = next_request_id_;
     next_request_id_ += 2;

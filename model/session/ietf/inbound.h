@@ -1,4 +1,5 @@
-// Streams the peer opens, until what they carry is known (spec 4.1, 1.2):
+// Streams the peer opens, until what they carry is known (draft-ietf-moq-transport, stream types
+// and session initialization):
 //  - UniInboundTask: the stream type (with its header) decides: the peer's control stream
 //    (ControlReceiver), padding (discarded), a subgroup stream (SubgroupReceiver: parked while
 //    its alias is unknown, then objects into the subscription's group), or a fetch stream

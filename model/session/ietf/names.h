@@ -23,7 +23,8 @@ void assign_namespace(w::TrackNamespace& out, const Path& path);
 std::optional<Path> path_of(const w::TrackNamespace& ns);
 
 // The model's priorities send higher values first; moq-transport sends lower values first. The
-// mapping is its own inverse. An absent wire priority means 128 (spec 3.4, 7.5).
+// mapping is its own inverse. An absent wire priority means 128 (draft-ietf-moq-transport, priority
+// parameters and properties).
 constexpr uint8_t wire_priority(uint8_t local) {
   return static_cast<uint8_t>(255 - local);
 }

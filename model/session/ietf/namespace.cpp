@@ -186,7 +186,8 @@ Poll NamespaceRequestTask::step() {
       case core::In::Malformed:
         return Poll::Pending;
       case core::In::Fin:
-        // The publisher's side ended: NAMESPACE_DONE for everything (spec 3.6).
+        // The publisher's side ended: NAMESPACE_DONE for everything (draft-ietf-moq-transport,
+        // SUBSCRIBE_NAMESPACE).
         withdraw_all();
         Link<NsRequestTag>::unlink();
         if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;

@@ -1,7 +1,7 @@
-// SUBSCRIBE_NAMESPACE (spec 3.8), both roles: the publisher answers REQUEST_OK and then sends
-// NAMESPACE / NAMESPACE_DONE as broadcasts come and go under the prefix (overlapping prefixes on
-// one session are refused with PREFIX_OVERLAP); the viewer publishes what it learns in the
-// session's copy of the peer's broadcasts (model/session/core/peer_origin.h), which announced()
+// SUBSCRIBE_NAMESPACE (draft-ietf-moq-transport), both roles: the publisher answers REQUEST_OK and
+// then sends NAMESPACE / NAMESPACE_DONE as broadcasts come and go under the prefix (overlapping
+// prefixes on one session are refused with PREFIX_OVERLAP); the viewer publishes what it learns in
+// the session's copy of the peer's broadcasts (model/session/core/peer_origin.h), which announced()
 // reads.
 #pragma once
 

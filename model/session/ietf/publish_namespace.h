@@ -1,6 +1,7 @@
-// PUBLISH_NAMESPACE (spec 3.9), both roles: a client that publishes announces each broadcast of
-// its origin (and withdraws it by cancelling the stream when it is unpublished); the receiver
-// announces the path in the session's copy of the peer's broadcasts while the request stands.
+// PUBLISH_NAMESPACE (draft-ietf-moq-transport), both roles: a client that publishes announces each
+// broadcast of its origin (and withdraws it by cancelling the stream when it is unpublished); the
+// receiver announces the path in the session's copy of the peer's broadcasts while the request
+// stands.
 #pragma once
 
 #include "model/async/list.h"

@@ -1,7 +1,7 @@
 // Which objects a request covers, evaluated as the publisher holds the track when it processes
-// the request (spec 3.5, 5.1-5.3): a subscription's start and end from the -18
-// SUBSCRIPTION_FILTER or the -22 LOCATION_FILTER, and the inclusive span of a FETCH, a -18
-// joining FETCH or a -22 fill, which never reaches beyond the largest object.
+// the request (draft-ietf-moq-transport: subscription filters, FETCH): a subscription's start and
+// end from the -18 SUBSCRIPTION_FILTER or the -22 LOCATION_FILTER, and the inclusive span of a
+// FETCH, a -18 joining FETCH or a -22 fill, which never reaches beyond the largest object.
 #pragma once
 
 #include <cstdint>

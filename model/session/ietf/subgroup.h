@@ -1,8 +1,9 @@
-// Subgroup streams (spec 4.2, 4.3), both roles: the publisher sends one group of a subscription
-// per uni stream (SUBGROUP_HEADER, then every available object in one gather write per wake-up,
-// FIN at the group's end); the viewer finds the subscription by Track Alias, parking the stream
-// (its chunks held unparsed) while the alias is unknown and stopping it when the alias is a
-// tombstone, then writes the objects into the subscription's group.
+// Subgroup streams (draft-ietf-moq-transport, SUBGROUP_HEADER and its objects), both roles: the
+// publisher sends one group of a subscription per uni stream (SUBGROUP_HEADER, then every available
+// object in one gather write per wake-up, FIN at the group's end); the viewer finds the
+// subscription by Track Alias, parking the stream (its chunks held unparsed) while the alias is
+// unknown and stopping it when the alias is a tombstone, then writes the objects into the
+// subscription's group.
 #pragma once
 
 #include <cstdint>

@@ -292,7 +292,8 @@ void SubscribeServeTask::start_fill(uint64_t request_id, const w::FillParameters
     session_.violation("FILL_PARAMETERS: " + r.why);
     return;
   }
-  if (r.error != RangeError::None) return;  // nothing valid to fill: no stream (spec 5.3)
+  // Nothing valid to fill: no stream (draft-ietf-moq-transport-22, fill).
+  if (r.error != RangeError::None) return;
   std::optional<Span> span = cap_span(r.span, edge_, span_.start);
   if (!span) return;  // an empty range opens no stream
   FetchServeTask& f = session_.pools().fetch_serve.acquire();
@@ -307,7 +308,7 @@ bool SubscribeServeTask::on(const w::RequestUpdate& update) {
   if (p.location_filter || p.subscription_filter || !p.range_filters.empty() ||
       p.new_group_request) {
     // Narrowing or moving a running subscription is not implemented: the update fails, and a
-    // failed update ends the subscription (spec 3.6).
+    // failed update ends the subscription (draft-ietf-moq-transport, REQUEST_UPDATE).
     send_message(request_error(w::RequestErrorCode::NotSupported,
                                "REQUEST_UPDATE of a subscription's filter is not supported"));
     cancel_all(kCancelled);
@@ -674,7 +675,7 @@ Poll SubscribeRequestTask::step() {
     if (!open_join()) return fail(session_.session_error());
   }
 
-  // Everyone who wanted the track left: cancel (spec 3.6).
+  // Everyone who wanted the track left: cancel (draft-ietf-moq-transport, unsubscribing).
   if (phase_ == Phase::AwaitOk && abandoned(request_.consumer_count()))
     return cancel_subscription(kCancelled);
   if (phase_ == Phase::Active && abandoned(producer_.consumer_count()))

@@ -1,4 +1,4 @@
-// SUBSCRIBE (spec 3.6, 5.1, 5.3), both roles. Each group of a subscription travels on its own
+// SUBSCRIBE (draft-ietf-moq-transport), both roles. Each group of a subscription travels on its own
 // subgroup stream (subgroup.h); a live subscription joins the current group from its first
 // object through a -18 joining FETCH or a -22 fill (fetch.h).
 #pragma once

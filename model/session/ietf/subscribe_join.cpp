@@ -1,8 +1,9 @@
-// The viewer's join of a live subscription (spec 5.1, 5.3 "joining at the current group"): a
-// SUBSCRIBE for the live edge also asks for the objects of the current group it missed, on -18
-// through a joining FETCH on a request stream of its own, on -22 through the fill stream the
-// publisher opens for FILL_PARAMETERS. Its objects and the subgroup stream of that group go into
-// one data-model group (subscribe.h). SubscribeRequestTask's other steps are in subscribe.cpp.
+// The viewer's join of a live subscription (-18 joining FETCH, -22 fill: draft-ietf-moq-transport,
+// joining at the current group): a SUBSCRIBE for the live edge also asks for the objects of the
+// current group it missed, on -18 through a joining FETCH on a request stream of its own, on -22
+// through the fill stream the publisher opens for FILL_PARAMETERS. Its objects and the subgroup
+// stream of that group go into one data-model group (subscribe.h). SubscribeRequestTask's other
+// steps are in subscribe.cpp.
 #include <string>
 #include <utility>
 #include <variant>

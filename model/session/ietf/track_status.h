@@ -1,5 +1,5 @@
-// TRACK_STATUS (spec 3.7), both roles: the publisher answers with REQUEST_OK carrying
-// LARGEST_OBJECT and the Track Properties (or REQUEST_ERROR); the viewer resolves a
+// TRACK_STATUS (draft-ietf-moq-transport), both roles: the publisher answers with REQUEST_OK
+// carrying LARGEST_OBJECT and the Track Properties (or REQUEST_ERROR); the viewer resolves a
 // Reply<TrackInfo> with it.
 #pragma once
 

@@ -1,7 +1,8 @@
-// ANNOUNCE (bidi stream 0x1, spec 4.1), both roles: the publisher answers ANNOUNCE_REQUEST with
-// ANNOUNCE_OK (its hop and the snapshot count), ANNOUNCE_START per broadcast of the snapshot,
-// then START / END as broadcasts come and go under the prefix; the viewer publishes what it
-// learns in the session's copy of the peer's broadcasts (model/session/core/peer_origin.h).
+// ANNOUNCE (bidi stream 0x1, draft-lcurley-moq-lite-06), both roles: the publisher answers
+// ANNOUNCE_REQUEST with ANNOUNCE_OK (its hop and the snapshot count), ANNOUNCE_START per broadcast
+// of the snapshot, then START / END as broadcasts come and go under the prefix; the viewer
+// publishes what it learns in the session's copy of the peer's broadcasts
+// (model/session/core/peer_origin.h).
 #pragma once
 
 #include <cstdint>

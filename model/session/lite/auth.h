@@ -1,4 +1,4 @@
-// AUTH (bidi stream 0x7, -07 only, spec 4.7), both roles: the acceptor answers AUTH with
+// AUTH (bidi stream 0x7, moq-lite-07 only), both roles: the acceptor answers AUTH with
 // SessionConfig::authorize's decision (AUTH_OK, or AUTH_ERROR and FIN); the presenter's first
 // answer resolves a Reply<AuthGrant>, and the stream stays open until the peer ends it.
 #pragma once

@@ -1,5 +1,5 @@
-// FETCH (bidi stream 0x3, spec 4.3), both roles: the publisher answers with the frames of one
-// group; the viewer writes them into a group it hands out as a FetchConsumer.
+// FETCH (bidi stream 0x3, draft-lcurley-moq-lite-06), both roles: the publisher answers with the
+// frames of one group; the viewer writes them into a group it hands out as a FetchConsumer.
 #pragma once
 
 #include <cstddef>

@@ -17,8 +17,8 @@ namespace moq::session::lite {
 
 // Appends FRAMEs to a gather list: per frame, its header bytes (encoded into the arena, a few
 // bytes of a shared pooled block) and its payload Bytes by reference. Timestamps are deltas from
-// the previous frame on the stream, from 0 for the first (spec 5.1). The headers of up to 64
-// frames share one arena reservation (one slice each).
+// the previous frame on the stream, from 0 for the first (draft-lcurley-moq-lite-06, FRAME). The
+// headers of up to 64 frames share one arena reservation (one slice each).
 class FrameEncoder {
  public:
   void reset() { last_ts_ = 0; }

@@ -1,6 +1,6 @@
-// GOAWAY (bidi stream 0x5, spec 4.6), both roles: the sender writes GOAWAY and FINs at once (it
-// is ready to terminate), then waits for the peer's FIN; the receiver records peer_goaway() (new
-// requests then fail) and FINs once the sender did.
+// GOAWAY (bidi stream 0x5, draft-lcurley-moq-lite-06), both roles: the sender writes GOAWAY and
+// FINs at once (it is ready to terminate), then waits for the peer's FIN; the receiver records
+// peer_goaway() (new requests then fail) and FINs once the sender did.
 #pragma once
 
 #include "model/base/bytes.h"

@@ -1,6 +1,6 @@
-// Group streams (uni stream 0x0, spec 5.1), both roles: the publisher sends one group of a
-// subscription per stream (GROUP header, frames as they are appended, FIN; an abort resets it);
-// the viewer receives such a stream into a group of the subscription it names.
+// Group streams (uni stream 0x0, draft-lcurley-moq-lite-06), both roles: the publisher sends one
+// group of a subscription per stream (GROUP header, frames as they are appended, FIN; an abort
+// resets it); the viewer receives such a stream into a group of the subscription it names.
 #pragma once
 
 #include <cstddef>

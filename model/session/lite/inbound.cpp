@@ -178,7 +178,8 @@ void BidiInboundTask::dispatch(uint64_t type) {
       pools.auth_serve.acquire().start(std::move(send_), in_);
       return;
     case wire::lite::BidiStream::Probe:
-      // This endpoint advertises no Probe level, so it resets Probe streams (spec 4.5).
+      // This endpoint advertises no Probe level, so it resets Probe streams
+      // (draft-lcurley-moq-lite-06, PROBE).
       session_.count_accepted(StreamKind::Probe);
       in_.stream().stop(stream_code::kCancelled);
       if (send_->reset(stream_code::kCancelled)) ++session_.stats().streams_reset;

@@ -1,6 +1,6 @@
-// The Setup stream (uni stream 0x1, spec 3.1), both roles: each side sends one SETUP on its own
-// stream and FINs it; each reads the peer's (a second one, a server's Path/Role, or bytes after
-// the SETUP are violations).
+// The Setup stream (uni stream 0x1, draft-lcurley-moq-lite-06), both roles: each side sends one
+// SETUP on its own stream and FINs it; each reads the peer's (a second one, a server's Path/Role,
+// or bytes after the SETUP are violations).
 #pragma once
 
 #include "model/base/buf_chain.h"

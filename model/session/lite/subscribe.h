@@ -1,5 +1,5 @@
-// SUBSCRIBE (bidi stream 0x2, spec 4.2), both roles. Each group of a subscription travels on its
-// own uni stream (group.h).
+// SUBSCRIBE (bidi stream 0x2, draft-lcurley-moq-lite-06), both roles. Each group of a subscription
+// travels on its own uni stream (group.h).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// TRACK (bidi stream 0x6, spec 4.4), both roles: the publisher answers with TRACK_INFO (or a
-// reset when the track is unknown); the viewer reads it, either for track_info() or as the first
-// step of every subscription (the mirror track becomes Active with the publisher's real info).
+// TRACK (bidi stream 0x6, draft-lcurley-moq-lite-06), both roles: the publisher answers with
+// TRACK_INFO (or a reset when the track is unknown); the viewer reads it, either for track_info()
+// or as the first step of every subscription (the mirror track becomes Active with the publisher's
+// real info).
 #pragma once
 
 #include <cstdint>

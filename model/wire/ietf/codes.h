@@ -1,5 +1,5 @@
 // Code points of moq-transport draft-18 and draft-22: message types, stream types, parameter,
-// option and property types, and the four error registries (spec sections 3.2, 3.4, 4.1, 7).
+// option and property types, and the four error registries (draft-ietf-moq-transport's registries).
 // Codes that arrive on the wire are plain uint64_t (a peer may send grease or a later draft's
 // code); the enums name the values this codec knows, and each value is written only here: the
 // name tables (codes.cpp), the message table (control.cpp) and the parameter scopes

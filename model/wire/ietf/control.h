@@ -1,7 +1,8 @@
-// Control message framing (spec 3.1): Message Type (vi64), Message Length (16 bits, big-endian),
-// Body. decode_control reads one whole message from the front of a buffer; encode_control writes
-// one. Strict: a body shorter or longer than its Length, an unknown type, or a type the draft does
-// not have is Malformed with an error naming the message, the field and the value.
+// Control message framing (draft-ietf-moq-transport, control messages): Message Type (vi64),
+// Message Length (16 bits, big-endian), Body. decode_control reads one whole message from the front
+// of a buffer; encode_control writes one. Strict: a body shorter or longer than its Length, an
+// unknown type, or a type the draft does not have is Malformed with an error naming the message,
+// the field and the value.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
-// The data plane of moq-transport draft-18 / draft-22 (spec section 4): unidirectional stream
-// types, SUBGROUP_HEADER and the objects on a subgroup stream, FETCH_HEADER and the objects on a
-// fetch stream, OBJECT_DATAGRAM.
+// The data plane of moq-transport draft-18 / draft-22 (their data streams and datagrams):
+// unidirectional stream types, SUBGROUP_HEADER and the objects on a subgroup stream, FETCH_HEADER
+// and the objects on a fetch stream, OBJECT_DATAGRAM.
 //
 // Hot path rules: encoders write into a caller buffer (room for the kMax... size plus any
 // property bytes) and return the length, with no allocation; 0 means the arguments break a rule

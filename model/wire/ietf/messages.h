@@ -1,6 +1,6 @@
-// The control and request messages of moq-transport draft-18 and draft-22 (spec 3.3). One struct
-// per message serves both drafts; fields a draft lacks are noted and must keep their defaults
-// under that draft (check() says so).
+// The control and request messages of moq-transport draft-18 and draft-22 (their control messages).
+// One struct per message serves both drafts; fields a draft lacks are noted and must keep their
+// defaults under that draft (check() says so).
 //
 // Each struct has:
 //   encode(Writer&, v)    writes the body (no type, no length; control.h frames it)

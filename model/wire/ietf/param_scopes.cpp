@@ -1,5 +1,5 @@
-// Which parameters each message form may carry, per draft (spec 3.4 "Allowed in" columns), as one
-// table per draft: a row per scope, a column per parameter.
+// Which parameters each message form may carry, per draft (draft-ietf-moq-transport, the parameters
+// each message allows), as one table per draft: a row per scope, a column per parameter.
 #include <array>
 #include <cstddef>
 

@@ -1,4 +1,4 @@
-// Message Parameters (spec 2.4, 3.4, 3.5, 5.3): a count, then parameters with delta-coded types
+// Message Parameters (draft-ietf-moq-transport): a count, then parameters with delta-coded types
 // in ascending order, each value encoded as its type defines (there is no generic length, so an
 // unknown parameter is a PROTOCOL_VIOLATION). MessageParams holds every parameter of both drafts;
 // which ones a message may carry depends on the message, on what it answers (ParamScope) and on

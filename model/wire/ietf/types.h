@@ -1,5 +1,5 @@
-// Shared field encodings of moq-transport (spec section 2): Location, Track Namespace and Track
-// Name, Key-Value-Pairs (Setup Options, Track Properties), the Token carried by
+// Shared field encodings of moq-transport (draft-ietf-moq-transport, data types): Location, Track
+// Namespace and Track Name, Key-Value-Pairs (Setup Options, Track Properties), the Token carried by
 // AUTHORIZATION_TOKEN, Reason Phrase and the REQUEST_ERROR Redirect structure.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The Announce stream (bidi 0x1, spec section 7).
+// The Announce stream (bidi 0x1, draft-lcurley-moq-lite-06).
 //   subscriber: ANNOUNCE_REQUEST
 //   publisher:  ANNOUNCE_OK (Length + Body, exactly once, first), then typed messages, each
 //               Type (i) + Length (i) + Body: 0x0 ANNOUNCE_START, 0x1 ANNOUNCE_END,

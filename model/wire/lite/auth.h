@@ -1,7 +1,7 @@
-// The Auth stream (bidi 0x7, -07 only: has_auth(), spec 8.1.5). Either side opens it and sends
-// AUTH; the acceptor replies with typed messages, each Type (i) + Length (i) + Body:
-// 0x0 AUTH_OK, 0x1 AUTH_ERROR (after which it closes the stream). On -06 every decoder here is
-// Malformed ("not defined on moq-lite-06") and every encoder refuses.
+// The Auth stream (bidi 0x7, -07 only: has_auth(), change 8.1.5 in model/wire/lite/README.md).
+// Either side opens it and sends AUTH; the acceptor replies with typed messages, each Type (i) +
+// Length (i) + Body: 0x0 AUTH_OK, 0x1 AUTH_ERROR (after which it closes the stream). On -06 every
+// decoder here is Malformed ("not defined on moq-lite-06") and every encoder refuses.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// DATAGRAM (spec section 5.3): one single-frame group in one QUIC datagram (raw QUIC and
+// DATAGRAM (draft-lcurley-moq-lite-06): one single-frame group in one QUIC datagram (raw QUIC and
 // WebTransport only).
 //   DATAGRAM { Subscribe ID (i), Group Sequence (i), Timestamp (i, absolute), Payload (rest) }
 #pragma once

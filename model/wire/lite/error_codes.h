@@ -1,5 +1,6 @@
-// moq-lite error codes (spec section 4.7). Session-close codes and stream-reset codes
-// (RESET_STREAM / STOP_SENDING) are separate spaces; both are reused from moq-transport.
+// moq-lite error codes (draft-lcurley-moq-lite-06, error codes). Session-close codes and
+// stream-reset codes (RESET_STREAM / STOP_SENDING) are separate spaces; both are reused from
+// moq-transport.
 #pragma once
 
 #include <cstdint>
@@ -43,8 +44,8 @@ inline constexpr uint64_t kUnroutable = 0x36;
 inline constexpr uint64_t kWrongSize = 0x37;
 inline constexpr uint64_t kFrameTooLarge = 0x38;
 inline constexpr uint64_t kTimestampMismatch = 0x39;
-// -07 only (spec 8.1.5). Choice: 0x3a, the value the Rust stack uses; an upstream planning note
-// says 0x3B, which no code we know of sends.
+// -07 only (change 8.1.5 in model/wire/lite/README.md). Choice: 0x3a, the value the Rust stack
+// uses; an upstream planning note says 0x3B, which no code we know of sends.
 inline constexpr uint64_t kUnauthorized07 = 0x3a;
 }  // namespace stream_code
 

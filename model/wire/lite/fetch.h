@@ -1,5 +1,5 @@
-// The Fetch stream (bidi 0x3, spec section 6): one FETCH from the subscriber; the publisher
-// answers with bare FRAMEs (group.h) and FIN, or a reset. There is no FETCH_OK.
+// The Fetch stream (bidi 0x3, draft-lcurley-moq-lite-06): one FETCH from the subscriber; the
+// publisher answers with bare FRAMEs (group.h) and FIN, or a reset. There is no FETCH_OK.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// The Goaway stream (bidi 0x5, spec section 4.6): either side sends one GOAWAY; the sender FINs
-// when it is ready to terminate.
+// The Goaway stream (bidi 0x5, draft-lcurley-moq-lite-06): either side sends one GOAWAY; the sender
+// FINs when it is ready to terminate.
 #pragma once
 
 #include <span>

@@ -1,4 +1,4 @@
-// Group streams and frames: the hot path (spec sections 5.1, 5.2 and 6).
+// Group streams and frames: the hot path (draft-lcurley-moq-lite-06, GROUP, FRAME and FETCH).
 //   uni stream: Stream Type 0x0, GROUP { Length, Subscribe ID (i), Group Sequence (i),
 //               Frame Start (i) }, FRAME*, FIN
 //   FRAME { Timestamp Delta (i, zigzag), Message Length (i), Payload }  (fetch streams too)

@@ -1,4 +1,5 @@
-// The limits every moq-lite message shares (spec section 2 and the Rust stack's choices).
+// The limits every moq-lite message shares (draft-lcurley-moq-lite-06's encodings and the Rust
+// stack's choices).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
-// The Probe stream (bidi 0x4, spec section 4.5). From the subscriber: a target bitrate (a new
-// PROBE replaces it). From the publisher: periodic reports. 0 means unknown in both fields.
+// The Probe stream (bidi 0x4, draft-lcurley-moq-lite-06). From the subscriber: a target bitrate (a
+// new PROBE replaces it). From the publisher: periodic reports. 0 means unknown in both fields.
 #pragma once
 
 #include <cstdint>

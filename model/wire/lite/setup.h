@@ -1,4 +1,4 @@
-// SETUP (uni stream 0x1, spec section 4.1): each endpoint sends one, then FINs.
+// SETUP (uni stream 0x1, draft-lcurley-moq-lite-06): each endpoint sends one, then FINs.
 //   SETUP { Message Length (i), Parameter Count (i), { ID (i), Length (i), Value } x Count }
 #pragma once
 

@@ -1,5 +1,5 @@
-// Stream types (spec section 3): the first varint on every stream. All defined types are below
-// 64, so they are one byte in both varint forms.
+// Stream types (draft-lcurley-moq-lite-06): the first varint on every stream. All defined types are
+// below 64, so they are one byte in both varint forms.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The Subscribe stream (bidi 0x2, spec section 4.2).
+// The Subscribe stream (bidi 0x2, draft-lcurley-moq-lite-06).
 //   subscriber: SUBSCRIBE, then any number of SUBSCRIBE_UPDATE (each Length + Body)
 //   publisher:  typed replies, each Type (i) + Length (i) + Body:
 //               0x0 SUBSCRIBE_OK, 0x1 SUBSCRIBE_END, 0x2 SUBSCRIBE_DROP (-06 only)

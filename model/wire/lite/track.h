@@ -1,5 +1,5 @@
-// The Track stream (bidi 0x6, spec section 4.3): TRACK from the subscriber, one TRACK_INFO back,
-// then FIN.
+// The Track stream (bidi 0x6, draft-lcurley-moq-lite-06): TRACK from the subscriber, one TRACK_INFO
+// back, then FIN.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,8 @@ struct TrackInfo {
   std::optional<uint64_t> max_age_ms;  // retention of non-latest groups; nullopt = no limit
   uint64_t timescale = 0;              // timestamp units per second, must be non-zero
 
-  // Timescale 0 is answered with a stream reset (spec 4.3), not a session close, so decode
-  // accepts it and the subscriber calls this; encode refuses it.
+  // Timescale 0 is answered with a stream reset (draft-lcurley-moq-lite-06, TRACK_INFO), not a
+  // session close, so decode accepts it and the subscriber calls this; encode refuses it.
   Status check() const;
   Status encode(Writer& w, LiteVersion v) const;
   static Decoded<TrackInfo> decode(std::span<const uint8_t> in, LiteVersion v);

@@ -4,10 +4,10 @@
 // scattered through the code. Each predicate is an exhaustive switch: a new LiteVersion does not
 // compile until every predicate says what it does.
 //
-// -07-wip is a moving target (spec section 8). This file implements the set "present in every
-// -07 build" (spec 8.1) and adopts NONE of the build-specific items of spec 8.2; each 8.2
-// predicate below says why. For interop with one peer build, pin its commit and flip the
-// predicates that differ.
+// -07-wip is a moving target (no published draft; builds of moq-dev/moq differ). This file
+// implements the set "present in every -07 build" (8.1 in model/wire/lite/README.md) and adopts
+// NONE of the build-specific items (8.2); each 8.2 predicate below says why. For interop with one
+// peer build, pin its commit and flip the predicates that differ.
 #pragma once
 
 #include <cstdint>
@@ -85,7 +85,7 @@ constexpr uint32_t legacy_version_code(LiteVersion v) {
   unreachable();
 }
 
-// ---- Present in every -07 build (spec 8.1): adopted for Lite07Wip ----
+// ---- Present in every -07 build (8.1): adopted for Lite07Wip ----
 
 // 8.1.2: -06 uses QUIC varints; -07 uses the leading-ones varint everywhere (stream types,
 // lengths, IDs, sequences, costs, SETUP parameter IDs and lengths).
@@ -185,7 +185,7 @@ constexpr bool max_age_is_opt_plus_one(LiteVersion v) {
 }
 inline constexpr uint64_t kLite06MaxAgeNoLimit = (uint64_t{1} << 53) - 1;
 
-// ---- Seen only in some -07 builds (spec 8.2): NOT adopted for Lite07Wip ----
+// ---- Seen only in some -07 builds (8.2): NOT adopted for Lite07Wip ----
 // The spec asks to pin a peer commit before implementing any of these; none is pinned, so
 // Lite07Wip stays on the 8.1 baseline. Each predicate is false for both versions and exists so
 // that the choice is visible and greppable; the codecs do not implement the alternative layouts.

@@ -1,7 +1,8 @@
 // The `[Type] Message Length Body` framing every moq-lite control message shares (not for use
 // outside model/wire/lite):
-//  - decode_sized / read_type: decoding with the strict length rules of spec section 2. Bodies
-//    are read by a moq::Reader that knows the declared body length, so a field that cannot fit
+//  - decode_sized / read_type: decoding with the strict length rules of draft-lcurley-moq-lite-06
+//    (message lengths). Bodies are read by a moq::Reader that knows the declared body length, so a
+// field that cannot fit
 //    in it is Malformed at once rather than NeedMore forever.
 //  - EncodeCheck / encode_sized: validation before anything is written, so encode either writes
 //    a message that decodes back to the same value or writes nothing and returns an Error.

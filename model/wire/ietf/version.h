@@ -18,7 +18,8 @@ namespace moq::wire::ietf {
 
 enum class IetfVersion : uint8_t { Draft18, Draft22 };
 
-// Every moq-transport field from draft-17 on uses the leading-ones varint (spec 2.1).
+// Every moq-transport field from draft-17 on uses the leading-ones varint
+// (draft-ietf-moq-transport, variable-length integers).
 inline constexpr VarintForm kVarint = VarintForm::LeadingOnes;
 
 // The registry entry of a draft (model/wire/version.h), and the other way round.

@@ -47,8 +47,7 @@ Result<std::vector<Version>> offered_versions(const std::string& draft) {
   }
   // The spellings every moqbench command takes; a version this client does not run stays the
   // runner contract's "unsupported", whichever way it was written.
-  if (const std::optional<Version> v = parse_version_spelling(draft);
-      v && session::is_implemented(*v))
+  if (const std::optional<Version> v = parse_version_spelling(draft))
     return std::vector<Version>{*v};
   std::string known;
   for (Version v : session::implemented_versions())

@@ -49,7 +49,6 @@ class IntrusiveList {
     return owner(n);
   }
   static void remove(T& item) { static_cast<Link<Tag>&>(item).unlink(); }
-  static bool contains_any(const T& item) { return static_cast<const Link<Tag>&>(item).linked(); }
   // Unlinks every node without touching the owners otherwise.
   void clear() {
     while (!empty())

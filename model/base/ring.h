@@ -47,8 +47,6 @@ class Ring {
     advance();
     return out;
   }
-  // Drops the front element, which the caller already moved from (it holds nothing to release).
-  void skip_moved_front() { advance(); }
   // Releases every element; keeps the capacity.
   void clear() {
     while (size_ > 0)

@@ -24,45 +24,8 @@ std::span<const Version> implemented_versions() {
   return kImplemented;
 }
 
-bool is_implemented(Version v) {
-  for (Version i : kImplemented) {
-    if (i == v) return true;
-  }
-  return false;
-}
-
-const char* stream_kind_name(StreamKind k) {
-  switch (k) {
-    case StreamKind::Setup:
-      return "setup";
-    case StreamKind::Group:
-      return "group";
-    case StreamKind::Announce:
-      return "announce";
-    case StreamKind::Subscribe:
-      return "subscribe";
-    case StreamKind::Fetch:
-      return "fetch";
-    case StreamKind::Track:
-      return "track";
-    case StreamKind::Goaway:
-      return "goaway";
-    case StreamKind::Auth:
-      return "auth";
-    case StreamKind::Probe:
-      return "probe";
-    case StreamKind::Unknown:
-      return "unknown";
-  }
-  return "unknown";
-}
-
 Result<std::unique_ptr<Session>> create_session(Connection& conn, Version version,
                                                 SessionConfig config) {
-  if (!is_implemented(version)) {
-    return Error{kVersionNegotiationFailed,
-                 "create_session: " + std::string(version_name(version)) + " is not implemented"};
-  }
   if (conn.alpn() != version_alpn(version)) {
     return Error{kVersionNegotiationFailed, "create_session: the connection negotiated ALPN '" +
                                                 std::string(conn.alpn()) + "', not '" +

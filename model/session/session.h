@@ -59,7 +59,6 @@ using ::moq::VersionInfo;
 
 // The versions create_session() can run, in kVersions order.
 std::span<const Version> implemented_versions();
-bool is_implemented(Version v);
 
 // ---- Counters ----
 
@@ -77,7 +76,6 @@ enum class StreamKind : uint8_t {
   Unknown,  // a type this version does not define (stopped / reset, session kept)
 };
 inline constexpr size_t kStreamKinds = 10;
-const char* stream_kind_name(StreamKind k);
 
 // Per-session counters for benchmarks and tests. Plain integers, updated once per event (per
 // batch of frames on the data path), never shared between sessions.
@@ -290,7 +288,7 @@ class Session {
 
 // Creates the session for `version` over conn, as client or server by conn.is_client(). The
 // connection's negotiated ALPN must be version_alpn(version) (Error with
-// VERSION_NEGOTIATION_FAILED 0x15 otherwise), and the version must be implemented.
+// VERSION_NEGOTIATION_FAILED 0x15 otherwise); every registered version has an engine.
 Result<std::unique_ptr<Session>> create_session(Connection& conn, Version version,
                                                 SessionConfig config = {});
 // Same, with the version chosen by the connection's ALPN.

@@ -76,8 +76,6 @@ class SessionBase : public Session, public TaskHost {
   // The info a track copied from the peer is accepted with: the peer's, with the cache of
   // SessionConfig::peer_track_cache (its max age bounding the peer's).
   TrackInfo copied_track_info(TrackInfo info) const;
-  // Why the session closed (only once is_closed()).
-  const Error& close_reason() const { return *error_; }
   // What a job that found the connection gone ends with: the session's error, else the
   // connection's (the session learns of a peer close on its next poll).
   Error session_error() const;

@@ -234,42 +234,8 @@ constexpr bool allows_duplicate_subscriptions(IetfVersion v) {
   unreachable();
 }
 
-// 8.12: -22 defines a FIN on a request stream as graceful closure (not a cancel), and an
-// unexpected REQUEST_UPDATE as a session error. -18 leaves FIN undefined ([AMBIG-4]: do not FIN
-// the subscriber side of a -18 SUBSCRIBE).
-constexpr bool request_stream_fin_defined(IetfVersion v) {
-  switch (v) {
-    case IetfVersion::Draft18:
-      return false;
-    case IetfVersion::Draft22:
-      return true;
-  }
-  unreachable();
-}
-
 // 8.13: -22 fetch streams add the End of Timed-Out Range marker (0x20C).
 constexpr bool has_timed_out_range_marker(IetfVersion v) {
-  switch (v) {
-    case IetfVersion::Draft18:
-      return false;
-    case IetfVersion::Draft22:
-      return true;
-  }
-  unreachable();
-}
-
-// 8.14 (editorial, no wire change): -22 names PUBLISH_NAMESPACE's field a prefix (prefix
-// match on the same bytes) and lets the delivery-timeout properties be object-scoped.
-constexpr bool publish_namespace_is_prefix(IetfVersion v) {
-  switch (v) {
-    case IetfVersion::Draft18:
-      return false;
-    case IetfVersion::Draft22:
-      return true;
-  }
-  unreachable();
-}
-constexpr bool delivery_timeout_properties_object_scoped(IetfVersion v) {
   switch (v) {
     case IetfVersion::Draft18:
       return false;

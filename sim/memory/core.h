@@ -18,6 +18,7 @@
 #include "model/base/result.h"
 #include "model/base/ring.h"
 #include "model/transport.h"
+#include "model/transport_send_state.h"
 #include "sim/memory/memory_transport.h"
 #include "sim/net/link.h"
 #include "sim/net/network.h"
@@ -58,8 +59,6 @@ class RecvHalf final : public RecvStream {
  private:
   Channel* ch_;
 };
-
-enum class SendState : uint8_t { Open, Finished, Reset };
 
 struct Channel {
   Channel(Stream& s, Core& c) : stream(&s), core(&c), send(*this), recv(*this) {}

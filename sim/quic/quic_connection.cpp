@@ -327,7 +327,7 @@ void QuicConnection::flush() {
         ++nvec;
         skip = 0;
       }
-      if (s->send_state == detail::SendState::Finished && covered == s->written)
+      if (s->send_state == SendState::Finished && covered == s->written)
         flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
     }
     ngtcp2_ssize consumed = -1;
@@ -406,7 +406,7 @@ detail::QStream* QuicConnection::next_sendable() {
   size_t keep = 0;
   for (size_t i = 0; i < sendable_.size(); ++i) {
     detail::QStream* s = sendable_[i];
-    if (!s->has_unsent() || s->shut_wr || s->send_state == detail::SendState::Reset) {
+    if (!s->has_unsent() || s->shut_wr || s->send_state == SendState::Reset) {
       s->sendable = false;
       continue;
     }

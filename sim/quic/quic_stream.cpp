@@ -9,7 +9,6 @@
 namespace moq::sim::quic {
 
 using detail::QStream;
-using detail::SendState;
 
 namespace {
 

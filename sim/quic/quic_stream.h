@@ -16,6 +16,7 @@
 #include "model/base/result.h"
 #include "model/base/ring.h"
 #include "model/transport.h"
+#include "model/transport_send_state.h"
 
 namespace moq::sim::quic {
 
@@ -54,8 +55,6 @@ class QRecvHalf final : public RecvStream {
  private:
   QStream* s_;
 };
-
-enum class SendState : uint8_t { Open, Finished, Reset };
 
 struct QStream {
   QStream() : send(*this), recv(*this) {}

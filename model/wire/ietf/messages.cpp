@@ -4,15 +4,11 @@
 
 #include "model/wire/ietf/control.h"
 #include "model/wire/ietf/describe_value.h"
+#include "model/wire/ietf/field_error.h"
 
 namespace moq::wire::ietf {
 
 namespace {
-
-Error make_error(const char* message, const char* field, const std::string& why,
-                 uint64_t code = kProtocolViolation) {
-  return Error{code, std::string(message) + ": field '" + field + "': " + why};
-}
 
 std::string to_string(std::span<const uint8_t> b) {
   return std::string(reinterpret_cast<const char*>(b.data()), b.size());

@@ -1,6 +1,7 @@
 #include "model/wire/ietf/params.h"
 
 #include "model/wire/ietf/describe_value.h"
+#include "model/wire/ietf/field_error.h"
 
 namespace moq::wire::ietf {
 
@@ -12,11 +13,6 @@ constexpr uint64_t T(ParamType t) {
 
 bool is_repeatable(uint64_t t) {
   return t == T(ParamType::AuthorizationToken) || is_range_filter_type(t);
-}
-
-Error make_error(const char* message, const char* field, const std::string& why,
-                 uint64_t code = kProtocolViolation) {
-  return Error{code, std::string(message) + ": field '" + field + "': " + why};
 }
 
 const char* name_or_type(uint64_t type, IetfVersion v) {

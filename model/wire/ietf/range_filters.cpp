@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include "model/wire/ietf/describe_value.h"
+#include "model/wire/ietf/field_error.h"
 #include "model/wire/ietf/params.h"
 
 namespace moq::wire::ietf {
@@ -10,9 +11,6 @@ namespace moq::wire::ietf {
 namespace {
 constexpr uint64_t T(ParamType t) {
   return uint64_t(t);
-}
-Error make_error(const char* message, const char* field, const std::string& why, uint64_t code) {
-  return Error{code, std::string(message) + ": field '" + field + "': " + why};
 }
 const char* name_or_type(uint64_t type) {
   const char* n = param_type_name(type, IetfVersion::Draft22);

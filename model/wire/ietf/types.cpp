@@ -1,15 +1,11 @@
 #include "model/wire/ietf/types.h"
 
 #include "model/wire/ietf/describe_value.h"
+#include "model/wire/ietf/field_error.h"
 
 namespace moq::wire::ietf {
 
 namespace {
-
-Error make_error(const char* message, const char* field, const std::string& why,
-                 uint64_t code = kProtocolViolation) {
-  return Error{code, std::string(message) + ": field '" + field + "': " + why};
-}
 
 std::span<const uint8_t> as_span(const std::string& s) {
   return {reinterpret_cast<const uint8_t*>(s.data()), s.size()};

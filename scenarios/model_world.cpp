@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "model/session/create_session.h"
 #include "scenarios/bench_util.h"
 
 namespace moq::scenarios {

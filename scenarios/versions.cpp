@@ -1,8 +1,9 @@
 // The protocol versions the scenarios run, in sweep order, and every version name the project
 // knows. This is the one place that decides them: it follows the session layer's own registry
-// (model/session/session.h: kVersions, implemented_versions()), and registers them with the
-// harness as the scenarios register themselves (harness/runner/registrar.h).
+// (model/session/session.h: kVersions; create_session.h: implemented_versions()), and registers
+// them with the harness as the scenarios register themselves (harness/runner/registrar.h).
 #include "harness/runner/registrar.h"
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 
 namespace moq::scenarios {

@@ -7,6 +7,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/load.h"
 #include "harness/runner/meta.h"
+#include "model/session/create_session.h"
 #include "reports/schema/results_file.h"
 
 namespace moq::cli {

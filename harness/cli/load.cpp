@@ -13,6 +13,7 @@
 #include "harness/cli/relay_server.h"
 #include "harness/counters/alloc_counter.h"
 #include "model/data/data.h"
+#include "model/session/create_session.h"
 #include "sim/quic/endpoint.h"
 #include "sim/quic/udp.h"
 

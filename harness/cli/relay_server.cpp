@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/session/create_session.h"
+
 namespace moq::cli {
 
 namespace q = sim::quic;

@@ -12,6 +12,7 @@
 
 #include "harness/interop/cases.h"
 #include "model/data/data.h"
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 
 namespace moq::interop::lite_cases {

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 
 namespace moq::interop {

@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "model/session/create_session.h"
+
 namespace moq::relay {
 
 // One session of the relay and the task that routes its peer's announcements into the origin.

@@ -1,7 +1,7 @@
 // The version-agnostic session interface: what a MoQ endpoint does over one Connection, whatever
 // protocol family runs underneath (moq-lite in model/session/lite, moq-transport in
-// model/session/ietf). Benchmark scenarios use only this header, so they run on every version
-// unchanged.
+// model/session/ietf). Benchmark scenarios use only this header and create_session.h (which makes
+// a session of any version), so they run on every version unchanged.
 //
 // Roles. A session plays both roles at once:
 //  - publisher: it serves the broadcasts of SessionConfig::publish (an Origin) to the peer:
@@ -56,9 +56,6 @@ using ::moq::version_from_alpn;
 using ::moq::version_info;
 using ::moq::version_name;
 using ::moq::VersionInfo;
-
-// The versions create_session() can run, in kVersions order.
-std::span<const Version> implemented_versions();
 
 // ---- Counters ----
 
@@ -285,13 +282,5 @@ class Session {
 
   virtual const SessionCounters& counters() const = 0;
 };
-
-// Creates the session for `version` over conn, as client or server by conn.is_client(). The
-// connection's negotiated ALPN must be version_alpn(version) (Error with
-// VERSION_NEGOTIATION_FAILED 0x15 otherwise); every registered version has an engine.
-Result<std::unique_ptr<Session>> create_session(Connection& conn, Version version,
-                                                SessionConfig config = {});
-// Same, with the version chosen by the connection's ALPN.
-Result<std::unique_ptr<Session>> create_session(Connection& conn, SessionConfig config = {});
 
 }  // namespace moq::session

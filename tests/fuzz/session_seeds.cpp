@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "model/session/create_session.h"
 #include "tests/fuzz/recording_connection.h"
 #include "tests/fuzz/session_world.h"
 

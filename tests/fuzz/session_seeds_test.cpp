@@ -9,6 +9,7 @@
 #include <iterator>
 #include <set>
 
+#include "model/session/create_session.h"
 #include "tests/fuzz/session_seeds.h"
 #include "tests/fuzz/session_world.h"
 

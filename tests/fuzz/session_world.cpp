@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "model/session/create_session.h"
+
 namespace moq::fuzz {
 namespace {
 

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 #include "tests/harness/subprocess.h"
 

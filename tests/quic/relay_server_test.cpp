@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "model/data/data.h"
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 #include "sim/quic/endpoint.h"
 #include "sim/quic/udp.h"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/relay/relay.h"
+#include "model/session/create_session.h"
 #include "tests/session_lite/session_fixture.h"
 
 namespace moq::test {

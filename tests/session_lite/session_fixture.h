@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/data/data.h"
+#include "model/session/create_session.h"
 #include "model/session/session.h"
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"

@@ -1,4 +1,4 @@
-#include "model/session/session.h"
+#include "model/session/create_session.h"
 
 #include "model/base/unreachable.h"
 

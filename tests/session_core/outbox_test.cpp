@@ -52,32 +52,38 @@ TEST(Outbox, AStoppedStreamFailsWithThePeersCode) {
 
 // Moving the queue to the front on each partial write would cost the whole backlog once per
 // credit return: a group larger than the window would cost frames squared.
-TEST(Outbox, APartialWriteLeavesWhatWaitsInPlace) {
-  sim::memory::PairConfig cfg;
-  cfg.stream_window = 3;
-  StreamPair p(cfg);
-  IdleTask task(p.executor);
-  Waiter waiter(task);
+// Eight one-byte chunks queued on a stream whose window takes fewer.
+struct Backlog {
+  explicit Backlog(uint64_t window) : p(config(window)), task(p.executor), waiter(task) {
+    for (int i = 0; i < 8; ++i)
+      out.push(b);
+  }
+  static sim::memory::PairConfig config(uint64_t window) {
+    sim::memory::PairConfig cfg;
+    cfg.stream_window = window;
+    return cfg;
+  }
+  StreamPair p;
+  IdleTask task;
+  Waiter waiter;
   Outbox out;
   const Bytes b = Bytes::copy(std::string_view("x"));
-  for (int i = 0; i < 8; ++i)
-    out.push(b);
-  const Bytes* storage = out.chain().chunks().data();
-  EXPECT_EQ(out.flush(*p.send, waiter), Flush::Pending);  // 3 of 8 written
-  EXPECT_EQ(out.chain().chunk_count(), 5u);
-  EXPECT_EQ(out.chain().chunks().data(), storage + 3);
+};
+
+TEST(Outbox, APartialWriteLeavesWhatWaitsInPlace) {
+  Backlog q(3);
+  const Bytes* storage = q.out.chain().chunks().data();
+  EXPECT_EQ(q.out.flush(*q.p.send, q.waiter), Flush::Pending);  // 3 of 8 written
+  EXPECT_EQ(q.out.chain().chunk_count(), 5u);
+  EXPECT_EQ(q.out.chain().chunks().data(), storage + 3);
 }
 
 TEST(Outbox, AListWrittenWhileItGrowsReusesItsSlots) {
-  sim::memory::PairConfig cfg;
-  cfg.stream_window = 7;
-  StreamPair p(cfg);
-  IdleTask task(p.executor);
-  Waiter waiter(task);
-  Outbox out;
-  const Bytes b = Bytes::copy(std::string_view("x"));
-  for (int i = 0; i < 8; ++i)
-    out.push(b);
+  Backlog q(7);
+  StreamPair& p = q.p;
+  Outbox& out = q.out;
+  Waiter& waiter = q.waiter;
+  const Bytes& b = q.b;
   EXPECT_EQ(out.flush(*p.send, waiter), Flush::Pending);  // 7 of 8 written
   const BufChain& c = out.chain();
   const size_t capacity = c.capacity();

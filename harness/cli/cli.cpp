@@ -35,6 +35,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_gate_command);
   add(add_report_command);
   add(add_merge_command);
+  add(add_figures_command);
   add(add_fit_command);
   add(add_explain_command);
   add(add_faults_command);

@@ -34,6 +34,7 @@ Action add_compare_command(CLI::App& app, const CliContext& ctx);
 Action add_gate_command(CLI::App& app, const CliContext& ctx);
 Action add_report_command(CLI::App& app, const CliContext& ctx);
 Action add_merge_command(CLI::App& app, const CliContext& ctx);
+Action add_figures_command(CLI::App& app, const CliContext& ctx);
 Action add_fit_command(CLI::App& app, const CliContext& ctx);
 Action add_explain_command(CLI::App& app, const CliContext& ctx);
 // The fault scenarios (commands_faults.cpp).

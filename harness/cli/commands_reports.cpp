@@ -6,6 +6,7 @@
 
 #include "harness/cli/commands.h"
 #include "reports/commands.h"
+#include "reports/figures.h"
 #include "reports/limits.h"
 
 namespace moq::cli {
@@ -172,6 +173,19 @@ Action add_merge_command(CLI::App& app, const CliContext& ctx) {
   sub->add_option("files", command->files, "SHARD.json...")->required()->expected(1, -1);
   sub->add_option("--out", command->out, "the merged results file")->required();
   return [ctx, command]() { return reports::run_merge(*command, ctx.io->out, ctx.io->err); };
+}
+
+Action add_figures_command(CLI::App& app, const CliContext& ctx) {
+  CLI::App* sub = app.add_subcommand(
+      "figures",
+      "Rewrite the READMEs' generated figures (the blocks between <!-- figures:NAME begin/end "
+      "--> lines) from the committed results files (tests/gate/baseline.json, "
+      "tests/gate/figures-*.json); --check writes nothing and exits 3 naming each block that "
+      "differs. Exit 2: a results file, README, case or marker missing");
+  auto command = std::make_shared<reports::FiguresCommand>();
+  sub->add_option("--root", command->root, "the repository")->capture_default_str();
+  sub->add_flag("--check", command->check, "compare only: exit 3 when a block differs");
+  return [ctx, command]() { return reports::run_figures(*command, ctx.io->out, ctx.io->err); };
 }
 
 }  // namespace moq::cli

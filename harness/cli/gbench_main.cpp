@@ -5,9 +5,10 @@
 // _median): instructions (when a counter is available), allocations (and allocations_max, the
 // worst round) and allocation_bytes, plus the stack's streams_opened, wire_bytes and tasks_run.
 //
-// Instruction counter: --moq_counter=perf|callgrind|none (default: perf where the PMU works, else
-// none). callgrind re-runs the binary under valgrind; pair it with a short
-// --benchmark_min_time, since Google Benchmark picks iteration counts by wall time.
+// Instruction counter: --moq_counter=auto|none|<backend> as moqbench's --counter (default: the
+// first backend that measures in this process, perf where the PMU works, else none). callgrind
+// re-runs the binary under valgrind; pair it with a short --benchmark_min_time, since Google
+// Benchmark picks iteration counts by wall time.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -125,14 +126,7 @@ int gbench_main(int argc, char** argv) {
     }
   }
   moq::harness::CounterRequest request;
-  if (counter_flag.empty()) {
-    // perf where it works, else none: no silent re-run under valgrind.
-    using moq::results::CounterBackend;
-    request.backend = CounterBackend::kPerf;
-    moq::Result<moq::harness::CounterChoice> perf = moq::harness::choose_counter(request);
-    request.backend = perf ? CounterBackend::kPerf : CounterBackend::kNone;
-    if (moq::counters::running_under_valgrind()) request.backend = CounterBackend::kCallgrind;
-  } else {
+  if (!counter_flag.empty()) {
     moq::Result<std::optional<moq::results::CounterBackend>> backend =
         moq::harness::parse_counter_option(counter_flag);
     if (!backend) {
@@ -141,28 +135,14 @@ int gbench_main(int argc, char** argv) {
     }
     request.backend = *backend;
   }
-  moq::Result<moq::harness::CounterChoice> choice = moq::harness::choose_counter(request);
+  // Without the flag, our default (counter_choice.h): never a silent re-run under valgrind, and
+  // its line says "the default" rather than "asked for".
+  moq::Result<moq::harness::CounterChoice> choice =
+      counter_flag.empty() ? moq::harness::choose_default_counter(request, "--moq_counter")
+                           : moq::harness::choose_counter(request);
   if (!choice) {
     std::cerr << "moqbench_gbench: " << choice.error().message << '\n';
     return 2;
-  }
-  // choose_counter() was asked for one backend either way; say "asked for" only when the user
-  // asked (the default is ours: perf where it works, else none; callgrind under valgrind).
-  if (counter_flag.empty()) {
-    switch (choice->backend) {
-      case moq::results::CounterBackend::kPerf:
-        choice->why =
-            "counter perf (the default where the PMU works): event " + choice->counter->event();
-        break;
-      case moq::results::CounterBackend::kCallgrind:
-        choice->why = "counter callgrind (the default under valgrind)";
-        break;
-      case moq::results::CounterBackend::kNone:
-        choice->why =
-            "counter none (the default without a working PMU; --moq_counter=callgrind counts "
-            "under valgrind): instructions are not counted";
-        break;
-    }
   }
   std::cerr << "moqbench_gbench: " << choice->why << '\n';
   if (choice->reexec) {

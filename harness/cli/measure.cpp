@@ -7,6 +7,7 @@
 #include "harness/cli/case_process.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/role_split.h"
+#include "harness/runner/counter_choice.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
 #include "harness/runner/shard.h"
@@ -84,9 +85,7 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options) {
   sub.add_option("--warmup", options.warmup, "rounds run before measuring")
       ->check(CLI::Range(0u, 1'000'000u))
       ->capture_default_str();
-  sub.add_option("--counter", options.counter,
-                 "instruction counter: auto (perf where the PMU works, else callgrind where "
-                 "valgrind is installed, else none), perf, callgrind or none")
+  sub.add_option("--counter", options.counter, harness::counter_option_help())
       ->capture_default_str();
   sub.add_option("--event", options.event,
                  "perf event, a libpfm4 name (default instructions:u; e.g. "
@@ -118,21 +117,22 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   Result<std::optional<results::CounterBackend>> backend =
       harness::parse_counter_option(options.counter);
   if (!backend) return bad_input(ctx, sub, backend.error().message);
-  if (!options.event.empty() && backend->has_value() && **backend != results::CounterBackend::kPerf)
+  if (!options.event.empty() && backend->has_value() && !harness::counter_takes_event(**backend))
     return bad_input(ctx, sub,
-                     "--event '" + options.event +
-                         "' applies to the perf counter only, not to --counter " + options.counter);
+                     "--event '" + options.event + "' applies to the " +
+                         harness::event_counter_names() + " counter only, not to --counter " +
+                         options.counter);
   harness::CounterRequest request{*backend, options.event, options.cpu};
   Result<harness::CounterChoice> choice = harness::choose_counter(request);
   if (!choice) return bad_input(ctx, sub, choice.error().message);
   err << "moqbench: " << choice->why << '\n';
-  if (!options.event.empty() && choice->backend != results::CounterBackend::kPerf)
-    err << "moqbench: --event '" << options.event << "' is ignored: the counter is not perf\n";
+  if (!options.event.empty() && !harness::counter_takes_event(choice->backend))
+    err << "moqbench: --event '" << options.event << "' is ignored: the counter is not "
+        << harness::event_counter_names() << '\n';
 
   std::vector<std::string> command_line(ctx.argv, ctx.argv + ctx.argc);
-  std::string event = choice->counter ? choice->counter->event() : std::string();
-  if (choice->backend == results::CounterBackend::kCallgrind && event.empty()) event = "Ir";
-  results::Meta meta = harness::make_meta(choice->backend, event, options.cpu, command_line);
+  results::Meta meta =
+      harness::make_meta(choice->backend, choice->event, options.cpu, command_line);
   meta.shard = shard;
   const harness::RunOptions run{options.warmup, options.rounds};
   meta.plan = results::PlanInfo{{}, harness::plan_digest(cases, run), plan_selection(ctx, shard)};

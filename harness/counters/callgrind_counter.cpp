@@ -9,6 +9,7 @@
 
 #include "harness/counters/callgrind_dump.h"
 #include "harness/counters/callgrind_launch.h"
+#include "harness/counters/counter_registry.h"
 
 namespace moq::counters {
 namespace {
@@ -89,5 +90,50 @@ Result<InstrReading> CallgrindCounter::stop() {
              "); was valgrind started with --tool=callgrind --callgrind-out-file=" + out_file_ +
              "?"};
 }
+
+namespace {
+
+// The registry's face of this backend. It measures from outside: the program runs again under
+// valgrind (run_under_callgrind) and the counter opens in that re-run; auto tries it after perf.
+Result<CounterOpening> open_callgrind(const CounterOptions&) {
+  Result<std::unique_ptr<CallgrindCounter>> c = CallgrindCounter::open();
+  if (!c) return c.error();
+  CounterOpening opening;
+  opening.counter = std::move(*c);
+  opening.detail = "; running under callgrind, re-run by moqbench";
+  return opening;
+}
+
+// valgrind started by run_under_callgrind (or by hand the same way) sets kCallgrindOutFileEnv.
+Result<bool> hosted_by_callgrind() {
+  if (!running_under_valgrind()) return false;
+  if (std::getenv(kCallgrindOutFileEnv) == nullptr)
+    return Error{0,
+                 "this process runs under valgrind but was not started by moqbench "
+                 "(MOQ_CALLGRIND_OUT_FILE is not set); run moqbench directly and it re-runs "
+                 "itself under valgrind"};
+  return true;
+}
+
+Result<std::string> prepare_callgrind_rerun() {
+  Result<std::string> valgrind = find_valgrind();
+  if (!valgrind) return valgrind.error();
+  return "; re-running under " + *valgrind + " --tool=callgrind";
+}
+
+CounterBackendDef callgrind_backend() {
+  CounterBackendDef def;
+  def.backend = CounterBackend::kCallgrind;
+  def.auto_rank = 2;
+  def.auto_condition = "where valgrind is installed";
+  def.auto_missing = "without valgrind";
+  def.open = open_callgrind;
+  def.rerun = CounterRerun{"under valgrind", hosted_by_callgrind, prepare_callgrind_rerun, "Ir"};
+  return def;
+}
+
+}  // namespace
+
+MOQ_REGISTER_COUNTER_BACKEND(callgrind_backend);
 
 }  // namespace moq::counters

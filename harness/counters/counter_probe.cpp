@@ -20,9 +20,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/callgrind_launch.h"
+#include "harness/counters/cpu_pin.h"
 #include "harness/counters/open_counter.h"
 
 namespace {
@@ -81,16 +83,22 @@ int main(int argc, char** argv) {
   uint64_t rounds = 2;
   uint64_t allocations = 0;
   bool have_backend = false;
+  std::optional<int> pin_cpu;
   for (int i = 1; i < argc; ++i) {
     std::string_view flag = argv[i];
     if (i + 1 >= argc) return usage("missing value after " + std::string(flag));
     std::string_view value = argv[++i];
     uint64_t n = 0;
     if (flag == "--counter") {
-      std::optional<CounterBackend> b = moq::results::parse_counter_backend(value);
+      moq::Result<std::vector<CounterBackendDef>> defs = registered_counter_backends();
+      if (!defs) return usage(defs.error().message);
+      std::optional<CounterBackend> b;
+      if (value == "none") b = CounterBackend::kNone;
+      for (const CounterBackendDef& def : *defs)
+        if (def.backend.name() == value) b = def.backend;
       if (!b) {
         return usage("unknown counter backend '" + std::string(value) +
-                     "': expected one of none, perf, callgrind");
+                     "': expected one of none, " + counter_backend_names(*defs));
       }
       options.backend = *b;
       have_backend = true;
@@ -102,12 +110,12 @@ int main(int argc, char** argv) {
       if (flag == "--iterations") iterations = n;
       if (flag == "--rounds") rounds = n;
       if (flag == "--allocate") allocations = n;
-      if (flag == "--cpu") options.perf.pin_cpu = static_cast<int>(n);
+      if (flag == "--cpu") pin_cpu = static_cast<int>(n);
     } else if (flag == "--new-bytes") {
       if (!parse_u64(value, n)) return usage("--new-bytes wants a number");
       return try_new(n);
     } else if (flag == "--event") {
-      options.perf.event = value;
+      options.event = value;
     } else {
       return usage("unknown option '" + std::string(flag) + "'");
     }
@@ -119,6 +127,12 @@ int main(int argc, char** argv) {
     if (status) return *status;
     fprintf(stderr, "moq_counter_probe: %s\n", status.error().message.c_str());
     return 1;
+  }
+  if (pin_cpu) {
+    if (moq::Status st = pin_current_thread_to_cpu(*pin_cpu); !st) {
+      fprintf(stderr, "moq_counter_probe: --cpu %d: %s\n", *pin_cpu, st.error().message.c_str());
+      return 1;
+    }
   }
   moq::Result<std::unique_ptr<InstructionCounter>> counter = open_instruction_counter(options);
   if (!counter) {

@@ -4,21 +4,19 @@ namespace moq::counters {
 
 Result<std::unique_ptr<InstructionCounter>> open_instruction_counter(
     const CounterOptions& options) {
-  switch (options.backend) {
-    case CounterBackend::kPerf: {
-      Result<std::unique_ptr<PerfCounter>> c = PerfCounter::open(options.perf);
-      if (!c) return c.error();
-      return std::unique_ptr<InstructionCounter>(std::move(*c));
-    }
-    case CounterBackend::kCallgrind: {
-      Result<std::unique_ptr<CallgrindCounter>> c = CallgrindCounter::open(options.callgrind);
-      if (!c) return c.error();
-      return std::unique_ptr<InstructionCounter>(std::move(*c));
-    }
-    case CounterBackend::kNone:
-      break;
+  Result<std::vector<CounterBackendDef>> defs = registered_counter_backends();
+  if (!defs) return defs.error();
+  if (options.backend == CounterBackend::kNone)
+    return Error{0, "counter backend 'none' counts no instructions: choose " +
+                        counter_backend_names(*defs, " or ")};
+  for (const CounterBackendDef& def : *defs) {
+    if (def.backend != options.backend) continue;
+    Result<CounterOpening> opened = def.open(options);
+    if (!opened) return opened.error();
+    return std::move(opened->counter);
   }
-  return Error{0, "counter backend 'none' counts no instructions: choose perf or callgrind"};
+  return Error{0, "no counter backend '" + std::string(options.backend.name()) +
+                      "' in this program (choose " + counter_backend_names(*defs, " or ") + ")"};
 }
 
 }  // namespace moq::counters

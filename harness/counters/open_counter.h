@@ -3,22 +3,16 @@
 
 #include <memory>
 
-#include "harness/counters/callgrind_counter.h"
+#include "harness/counters/counter_registry.h"
 #include "harness/counters/instruction_counter.h"
-#include "harness/counters/perf_counter.h"
 #include "model/base/result.h"
 
 namespace moq::counters {
 
-struct CounterOptions {
-  CounterBackend backend = CounterBackend::kNone;
-  PerfOptions perf;            // used when backend == Perf
-  CallgrindOptions callgrind;  // used when backend == Callgrind
-};
-
-// The counter for options.backend. Backend None has no instruction counter: that is an Error,
-// so a caller cannot mistake "not measured" for a count. For Callgrind the process must already
-// run under callgrind (see run_under_callgrind).
+// The counter of the registered backend options.backend (counter_registry.h), opened in this
+// process. Backend none has no instruction counter: that is an Error, so a caller cannot mistake
+// "not measured" for a count; so is a name no backend registered. A backend that measures from
+// outside (callgrind) opens only in the re-run it asks for (see run_under_callgrind).
 Result<std::unique_ptr<InstructionCounter>> open_instruction_counter(const CounterOptions& options);
 
 }  // namespace moq::counters

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <utility>
 
+#include "harness/counters/counter_registry.h"
+
 namespace moq::counters {
 namespace {
 
@@ -174,5 +176,35 @@ Result<InstrReading> PerfCounter::stop() {
   if (!end) return end.error();
   return perf_region_reading(begin_, *end);
 }
+
+namespace {
+
+// The registry's face of this backend: auto takes it first, where the PMU opens the event.
+Result<CounterOpening> open_perf(const CounterOptions& options) {
+  PerfOptions perf;
+  if (!options.event.empty()) perf.event = options.event;
+  Result<std::unique_ptr<PerfCounter>> c = PerfCounter::open(perf);
+  if (!c) return c.error();
+  CounterOpening opening;
+  opening.detail = ": event " + (*c)->event();
+  opening.because = "the PMU counts " + (*c)->event();
+  opening.counter = std::move(*c);
+  return opening;
+}
+
+CounterBackendDef perf_backend() {
+  CounterBackendDef def;
+  def.backend = CounterBackend::kPerf;
+  def.auto_rank = 1;
+  def.auto_condition = "where the PMU works";
+  def.auto_missing = "without a working PMU";
+  def.takes_event = true;
+  def.open = open_perf;
+  return def;
+}
+
+}  // namespace
+
+MOQ_REGISTER_COUNTER_BACKEND(perf_backend);
 
 }  // namespace moq::counters

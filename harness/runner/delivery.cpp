@@ -57,6 +57,7 @@ void DeliveryCombiner::add(const RoundDelivery& d) {
 }
 
 void DeliveryLog::record_other_shape(std::span<const Bytes> chunks) {
+  const ref_count_probe::Excluded not_the_stacks;
   other_shapes_.push_back({frames_, static_cast<uint32_t>(chunks.size())});
   ++frames_;
   for (const Bytes& c : chunks) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "model/base/bytes.h"
+#include "model/base/ref_count_probe.h"
 
 struct XXH3_state_s;  // xxhash.h's streaming state, kept out of this header
 
@@ -106,6 +107,7 @@ class DeliveryLog {
   void reserve(size_t chunks) { chunks_.reserve(chunks); }
   // Drops the previous round's references (outside the measured region).
   void clear() {
+    const ref_count_probe::Excluded not_the_stacks;
     chunks_.clear();
     other_shapes_.clear();
     frames_ = 0;
@@ -123,6 +125,7 @@ class DeliveryLog {
     }
   }
   void record(const Bytes& payload) {
+    const ref_count_probe::Excluded not_the_stacks;
     ++frames_;
     bytes_ += payload.size();
     chunks_.push_back(payload);

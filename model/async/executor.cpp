@@ -1,5 +1,7 @@
 #include "model/async/executor.h"
 
+#include "model/base/ref_count_probe.h"
+
 namespace moq {
 
 // The entry functions of the roles (role.h): every poll and every run_as passes through the one
@@ -11,13 +13,17 @@ namespace role_entry {
 #define MOQ_ROLE_ENTRY(name, role_value)                                       \
   [[gnu::noinline]] Poll name(Task& task, Role& current) {                     \
     current = role_value;                                                      \
+    ref_count_probe::set_bucket(static_cast<uint8_t>(role_value));             \
     const Poll poll = task.poll();                                             \
+    ref_count_probe::set_bucket(0);                                            \
     current = Role::kHarness;                                                  \
     return poll;                                                               \
   }                                                                            \
   [[gnu::noinline]] void name(void (*thunk)(void*), void* fn, Role& current) { \
     current = role_value;                                                      \
+    ref_count_probe::set_bucket(static_cast<uint8_t>(role_value));             \
     thunk(fn);                                                                 \
+    ref_count_probe::set_bucket(0);                                            \
     current = Role::kHarness;                                                  \
   }
 MOQ_ROLE_ENTRY(harness, Role::kHarness)

@@ -78,6 +78,7 @@ uint8_t* ByteArena::reserve(size_t max) {
   if (max > pool_->block_size()) {
     if (oversize_) oversize_->unref();
     oversize_ = Block::allocate(max, nullptr);
+    ref_count_probe::count();
     oversize_->refs = 1;
     return oversize_->data();
   }
@@ -88,6 +89,7 @@ uint8_t* ByteArena::reserve(size_t max) {
   if (!current_ || current_->capacity - used_ < max) {
     if (current_) current_->unref();
     current_ = pool_->take();
+    ref_count_probe::count();
     current_->refs = 1;
     used_ = 0;
   }

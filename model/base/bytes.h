@@ -9,6 +9,8 @@
 #include <span>
 #include <string_view>
 
+#include "model/base/ref_count_probe.h"
+
 namespace moq {
 
 class BlockPool;
@@ -22,8 +24,12 @@ struct Block {
 
   static Block* allocate(size_t capacity, BlockPool* pool);
   // Inline: every Bytes destructor runs it, and only the last reference has work to do.
-  void unref() {
-    if (--refs == 0) [[unlikely]]
+  void unref() { unref(1); }
+  // Gives back n references at once: one count operation.
+  void unref(uint32_t n) {
+    ref_count_probe::count();
+    refs -= n;
+    if (refs == 0) [[unlikely]]
       release();
   }
 
@@ -37,7 +43,10 @@ class Bytes {
   Bytes() = default;
   // Takes one reference on block (the caller's reference is shared, not stolen).
   Bytes(Block* block, const uint8_t* data, size_t size) : block_(block), data_(data), size_(size) {
-    if (block_) ++block_->refs;
+    if (block_) {
+      ref_count_probe::count();
+      ++block_->refs;
+    }
   }
   Bytes(const Bytes& o) : Bytes(o.block_, o.data_, o.size_) {}
   Bytes(Bytes&& o) noexcept : block_(o.block_), data_(o.data_), size_(o.size_) {
@@ -115,9 +124,86 @@ class Bytes {
   uint32_t share_count() const { return block_ ? block_->refs : 0; }
 
  private:
+  friend class SliceCutter;
+  friend class ReleaseRun;
+  struct Adopt {};
+  // Takes over a reference the caller already holds on block.
+  Bytes(Adopt, Block* block, const uint8_t* data, size_t size)
+      : block_(block), data_(data), size_(size) {}
+
   Block* block_ = nullptr;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
+};
+
+// Cuts consecutive slices from the front of a view with one reference-count operation for all
+// of them: the references are taken together up front and each slice adopts one; those not cut
+// are given back together. An encoder that wrote many headers into one arena reservation hands
+// them out this way, so a frame's header costs its block no count of its own.
+class SliceCutter {
+ public:
+  SliceCutter(const Bytes& whole, uint32_t count)
+      : block_(whole.block_), at_(whole.data_), end_(whole.data_ + whole.size_), left_(count) {
+    if (block_ && left_ > 0) {
+      ref_count_probe::count();
+      block_->refs += left_;
+    }
+  }
+  ~SliceCutter() {
+    if (block_ && left_ > 0) block_->unref(left_);
+  }
+  SliceCutter(const SliceCutter&) = delete;
+  SliceCutter& operator=(const SliceCutter&) = delete;
+
+  // The next length bytes of the view (within it; checked in debug builds), as one of the
+  // slices counted at construction. The cutter keeps copies of the view's fields rather than a
+  // reference to it, so that an encoder's loop holds them in registers.
+  Bytes next(size_t length) {
+    assert(left_ > 0 && length <= static_cast<size_t>(end_ - at_));
+    --left_;
+    Bytes out(Bytes::Adopt{}, block_, at_, length);
+    at_ += length;
+    return out;
+  }
+
+ private:
+  Block* block_;
+  const uint8_t* at_;
+  const uint8_t* end_;  // for the debug check
+  uint32_t left_;
+};
+
+// Gives back the references of views a parser has read through, each run of consecutive ones
+// of one block with one count operation, when it goes out of scope or at flush(): a viewer that
+// decoded a stream's headers out of a sender's arena block releases them per block read, not
+// per header.
+class ReleaseRun {
+ public:
+  ReleaseRun() = default;
+  ~ReleaseRun() { flush(); }
+  ReleaseRun(const ReleaseRun&) = delete;
+  ReleaseRun& operator=(const ReleaseRun&) = delete;
+
+  // Takes over the reference of v, which is consumed (empty); v holds none after this.
+  void take(Bytes& v) {
+    assert(v.empty());
+    Block* const b = v.block_;
+    v.block_ = nullptr;
+    if (b != run_) [[unlikely]] {
+      flush();
+      run_ = b;
+    }
+    ++refs_;
+  }
+  void flush() {
+    if (run_) run_->unref(refs_);
+    run_ = nullptr;
+    refs_ = 0;
+  }
+
+ private:
+  Block* run_ = nullptr;
+  uint32_t refs_ = 0;
 };
 
 // Recycles fixed-size blocks so that steady-state encoding allocates nothing. It starts empty and,

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "model/base/ref_count_probe.h"
+
 namespace moq {
 
 template <class T>
@@ -17,7 +19,10 @@ class Ref {
   Ref() = default;
   // Takes a new reference on p (the caller's reference, if any, is not consumed).
   explicit Ref(T* p) : p_(p) {
-    if (p_) p_->add_ref();
+    if (p_) {
+      ref_count_probe::count();
+      p_->add_ref();
+    }
   }
   Ref(const Ref& o) : Ref(o.p_) {}
   Ref(Ref&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
@@ -34,7 +39,10 @@ class Ref {
   ~Ref() { reset(); }
 
   void reset() {
-    if (T* p = std::exchange(p_, nullptr)) p->release();
+    if (T* p = std::exchange(p_, nullptr)) {
+      ref_count_probe::count();
+      p->release();
+    }
   }
   void swap(Ref& o) noexcept { std::swap(p_, o.p_); }
 

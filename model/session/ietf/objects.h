@@ -69,7 +69,8 @@ class ObjectParser {
   // Every object in c, which a vectored read handed over: Ok once c is consumed, NeedMore (c
   // untouched from the split header on) or Malformed.
   template <class Decode, class Emit>
-  DecodeStatus parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames);
+  DecodeStatus parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames,
+                           ReleaseRun& read);
   // Why a read that brought no data stops run().
   static Stop stop_for(ReadStatus r) {
     switch (r) {
@@ -156,9 +157,10 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
     BufChain* chunks = nullptr;
     if (const ReadStatus r = in.chunks(chunks); r != ReadStatus::Data) return stop_for(r);
     const std::span<Bytes> cs = chunks->mutable_chunks();
+    ReleaseRun read;  // the chunks that held only headers, given back per sender's block
     size_t k = 0;
     for (; k < cs.size(); ++k) {
-      const DecodeStatus st = parse_chunk(cs[k], decode, emit, frames);
+      const DecodeStatus st = parse_chunk(cs[k], decode, emit, frames, read);
       if (st == DecodeStatus::Ok) [[likely]]
         continue;
       if (st == DecodeStatus::Malformed) {
@@ -177,7 +179,8 @@ ObjectParser::Stop ObjectParser::run(core::StreamInput& in, Decode&& decode, Emi
 }
 
 template <class Decode, class Emit>
-DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames) {
+DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uint64_t& frames,
+                                       ReleaseRun& read) {
   while (!c.empty()) {
     if (in_payload_) {
       payload(c, emit, frames);
@@ -190,6 +193,7 @@ DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uin
       return d.status;
     c.advance(d.consumed);
     header(length, is_frame, emit, frames);
+    if (c.empty()) read.take(c);
   }
   return DecodeStatus::Ok;
 }
@@ -252,7 +256,7 @@ static_assert(kRunObjects * wire::ietf::kMaxFetchObjectHeaderSize <= 4096);
 template <class Encode>
 size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
                     size_t to, size_t max_header, Encode&& encode) {
-  uint16_t ends[kRunObjects];
+  uint16_t lengths[kRunObjects];
   size_t i = from;
   while (i < to) {
     size_t run = std::min(to - i, kRunObjects);
@@ -268,13 +272,12 @@ size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, s
       const size_t n = encode(i + k, p);
       if (n == 0) break;
       p += n;
-      ends[k] = static_cast<uint16_t>(p - base);
+      lengths[k] = static_cast<uint16_t>(n);
     }
     const Bytes headers = arena.commit(static_cast<size_t>(p - base));
-    size_t at = 0;
+    SliceCutter cut(headers, static_cast<uint32_t>(k));
     for (size_t j = 0; j < k; ++j) {
-      chain.push(headers.sub(at, ends[j] - at));
-      at = ends[j];
+      chain.push(cut.next(lengths[j]));
       g.frame(i + j).append_to(chain);
     }
     i += k;

@@ -76,10 +76,9 @@ Result<size_t> FrameEncoder::append(GroupConsumer& group, size_t end, LiteVersio
     }
     const Bytes headers = arena.commit(static_cast<size_t>(p - base));
     // Pass 2: header slice, then payload references, per frame.
-    size_t offset = 0;
+    SliceCutter cut(headers, static_cast<uint32_t>(batch));
     for (size_t k = 0; k < batch; ++k) {
-      out.push(headers.sub(offset, lengths[k]));
-      offset += lengths[k];
+      out.push(cut.next(lengths[k]));
       group.frame(i + k).append_to(out);
     }
     last_ts_ = ts;
@@ -105,6 +104,7 @@ Status FrameParser::write(GroupProducer& group, Bytes&& payload) {
 }
 
 Status FrameParser::feed(std::span<Bytes> chunks, GroupProducer& group, LiteVersion v) {
+  ReleaseRun read;  // the chunks that held only headers, given back per sender's block
   for (Bytes& chunk : chunks) {
     while (!chunk.empty()) {
       if (!in_payload_) {
@@ -142,7 +142,10 @@ Status FrameParser::feed(std::span<Bytes> chunks, GroupProducer& group, LiteVers
           if (Status st = write(group, Bytes()); !st) return st;
           continue;
         }
-        if (chunk.empty()) break;
+        if (chunk.empty()) {
+          read.take(chunk);
+          break;
+        }
       }
       if (parts_.empty() && chunk.size() == payload_left_) {
         // The usual case: the chunk is exactly the payload (the sender wrote it as one Bytes),

@@ -143,7 +143,7 @@ class Bytes {
 class SliceCutter {
  public:
   SliceCutter(const Bytes& whole, uint32_t count)
-      : block_(whole.block_), at_(whole.data_), end_(whole.data_ + whole.size_), left_(count) {
+      : block_(whole.block_), at_(whole.data_), left_(count) {
     if (block_ && left_ > 0) {
       ref_count_probe::count();
       block_->refs += left_;
@@ -155,11 +155,11 @@ class SliceCutter {
   SliceCutter(const SliceCutter&) = delete;
   SliceCutter& operator=(const SliceCutter&) = delete;
 
-  // The next length bytes of the view (within it; checked in debug builds), as one of the
+  // The next length bytes of the view (the caller cuts the lengths it wrote), as one of the
   // slices counted at construction. The cutter keeps copies of the view's fields rather than a
   // reference to it, so that an encoder's loop holds them in registers.
   Bytes next(size_t length) {
-    assert(left_ > 0 && length <= static_cast<size_t>(end_ - at_));
+    assert(left_ > 0);
     --left_;
     Bytes out(Bytes::Adopt{}, block_, at_, length);
     at_ += length;
@@ -169,7 +169,6 @@ class SliceCutter {
  private:
   Block* block_;
   const uint8_t* at_;
-  const uint8_t* end_;  // for the debug check
   uint32_t left_;
 };
 

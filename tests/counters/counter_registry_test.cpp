@@ -17,6 +17,8 @@
 #include "harness/runner/registrar.h"
 #include "reports/schema/json_io.h"
 #include "reports/schema/validate.h"
+#include "tests/harness/in_process_cli.h"
+#include "tests/harness/scratch_dir_test.h"
 
 namespace moq::counters {
 namespace {
@@ -136,35 +138,23 @@ TEST(CounterRegistry, HelpAndEventNameItAutoDoesNotTakeIt) {
 }
 
 // moqbench run, in-process, over the real empty_round scenario.
-class CounterRegistryCli : public ::testing::Test {
+class CounterRegistryCli : public harness::testing::ScratchDirTest {
  protected:
   void SetUp() override {
+    ScratchDirTest::SetUp();
     Result<harness::ScenarioDef> def = harness::registered_scenario("empty_round");
     ASSERT_TRUE(def) << def.error().message;
     ASSERT_TRUE(registry_.add(std::move(*def)));
-    dir_ = std::filesystem::temp_directory_path() /
-           ("moq-counter-registry-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   int run(std::vector<std::string> args) {
-    args.insert(args.begin(), "moqbench");
-    std::vector<char*> argv;
-    for (std::string& a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::ostringstream out, err;
-    cli::CliIo io{out, err, false};
-    const int status = cli::run_cli(static_cast<int>(args.size()), argv.data(), registry_, io);
-    out_ = out.str();
-    err_ = err.str();
-    return status;
+    harness::testing::CliRun r = harness::testing::run_in_process(registry_, std::move(args));
+    out_ = std::move(r.out);
+    err_ = std::move(r.err);
+    return r.status;
   }
 
   harness::ScenarioRegistry registry_;
-  std::filesystem::path dir_;
   std::string out_, err_;
 };
 

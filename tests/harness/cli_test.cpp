@@ -14,6 +14,8 @@
 #include "harness/runner/registrar.h"
 #include "reports/schema/results_file.h"
 #include "tests/harness/fake_scenarios.h"
+#include "tests/harness/in_process_cli.h"
+#include "tests/harness/scratch_dir_test.h"
 
 namespace moq::cli {
 namespace {
@@ -21,47 +23,25 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using harness::testing::CliRun;
 
-class CliTest : public ::testing::Test {
+class CliTest : public harness::testing::ScratchDirTest {
  protected:
   void SetUp() override {
+    ScratchDirTest::SetUp();
     registry_ = harness::testing::make_test_registry();
     for (const char* name : {"group_write_frames", "empty_round"}) {
       Result<harness::ScenarioDef> def = harness::registered_scenario(name);
       ASSERT_TRUE(def) << def.error().message;
       ASSERT_TRUE(registry_.add(std::move(*def)));
     }
-    dir_ = std::filesystem::temp_directory_path() /
-           ("moq-cli-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
 
   CliRun cli(std::vector<std::string> args) {
-    args.insert(args.begin(), "moqbench");
-    std::vector<char*> argv;
-    for (std::string& a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::ostringstream out, err;
-    CliIo io{out, err, false};
-    CliRun r;
-    r.status = run_cli(static_cast<int>(args.size()), argv.data(), registry_, io);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
+    return harness::testing::run_in_process(registry_, std::move(args));
   }
 
-  std::string path(const char* name) const { return (dir_ / name).string(); }
-
   harness::ScenarioRegistry registry_;
-  std::filesystem::path dir_;
 };
 
 TEST_F(CliTest, HelpOnEverySubcommand) {

@@ -10,12 +10,17 @@ namespace moq {
 // neither inlines them nor turns the call into a jump that a profiler would not see return.
 namespace role_entry {
 
+// The reference-count probe counts per role, in the bucket of the role's value; its last bucket
+// is the harness's bookkeeping, which no role may share.
+static_assert(kRoleCount <= ref_count_probe::kExcluded);
+constexpr uint8_t kHarnessBucket = static_cast<uint8_t>(Role::kHarness);
+
 #define MOQ_ROLE_ENTRY(name, role_value)                                       \
   [[gnu::noinline]] Poll name(Task& task, Role& current) {                     \
     current = role_value;                                                      \
     ref_count_probe::set_bucket(static_cast<uint8_t>(role_value));             \
     const Poll poll = task.poll();                                             \
-    ref_count_probe::set_bucket(0);                                            \
+    ref_count_probe::set_bucket(kHarnessBucket);                               \
     current = Role::kHarness;                                                  \
     return poll;                                                               \
   }                                                                            \
@@ -23,7 +28,7 @@ namespace role_entry {
     current = role_value;                                                      \
     ref_count_probe::set_bucket(static_cast<uint8_t>(role_value));             \
     thunk(fn);                                                                 \
-    ref_count_probe::set_bucket(0);                                            \
+    ref_count_probe::set_bucket(kHarnessBucket);                               \
     current = Role::kHarness;                                                  \
   }
 MOQ_ROLE_ENTRY(harness, Role::kHarness)

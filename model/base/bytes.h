@@ -98,8 +98,9 @@ class Bytes {
     return Bytes(block_, data_ + offset, length);
   }
   Bytes slice(size_t offset) const { return slice(offset, size_ > offset ? size_ - offset : 0); }
-  // slice() of a range the caller knows lies within this view (an encoder cutting the headers
-  // it wrote at the lengths it wrote): no clamping; checked in debug builds.
+  // slice() of a range the caller knows lies within this view (a chain splitting a chunk at a
+  // write's cut, a payload set cutting its frames): no clamping; checked in debug builds. A
+  // batch of slices cut one after another takes SliceCutter, which counts once for them all.
   Bytes sub(size_t offset, size_t length) const {
     assert(offset <= size_ && length <= size_ - offset);
     return Bytes(block_, data_ + offset, length);

@@ -10,6 +10,7 @@
 #include "harness/counters/alloc_counter.h"
 #include "harness/counters/wall_counter.h"
 #include "harness/runner/memory_check.h"
+#include "harness/runner/round_markers.h"
 
 namespace moq::harness {
 
@@ -42,10 +43,11 @@ struct RoundReading {
 };
 
 Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* counter,
-                     RoundReading& out) {
+                     bool measured, RoundReading& out) {
   out.before = c.stack_counts();
   counters::WallCounter wall;
   wall.start();
+  if (measured) moq_measured_round_begin();
   if (counter) {
     if (Status st = counter->start(); !st) return st;
   }
@@ -59,6 +61,7 @@ Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* coun
     if (!r) return r.error();
     out.instr = *r;
   }
+  if (measured) moq_measured_round_end();
   out.wall_ns = wall.elapsed_ns();
   out.after = c.stack_counts();
   return {};
@@ -163,7 +166,7 @@ class CaseRun {
   Status one_round(uint64_t round, bool measure) {
     case_->prepare_round(round);
     RoundReading reading;
-    if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, reading); !st)
+    if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, measure, reading); !st)
       return Error{0,
                    round_name(round, result_.rounds.warmup) + ": counter: " + st.error().message};
     if (!reading.status)
@@ -176,7 +179,7 @@ class CaseRun {
   Result<bool> one_round_measured(uint64_t round) {
     case_->prepare_round(round);
     RoundReading reading;
-    if (Status st = measure_round(*case_, round, counter_, reading); !st)
+    if (Status st = measure_round(*case_, round, counter_, /*measured=*/true, reading); !st)
       return Error{0,
                    round_name(round, result_.rounds.warmup) + ": counter: " + st.error().message};
     if (!reading.status)

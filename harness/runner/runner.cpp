@@ -42,8 +42,8 @@ struct RoundReading {
   StackCounts before, after;
 };
 
-Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* counter,
-                     bool measured, RoundReading& out) {
+Status measure_round(Case& c, uint64_t round, counters::InstructionCounter* counter, bool measured,
+                     RoundReading& out) {
   out.before = c.stack_counts();
   counters::WallCounter wall;
   wall.start();
@@ -166,7 +166,8 @@ class CaseRun {
   Status one_round(uint64_t round, bool measure) {
     case_->prepare_round(round);
     RoundReading reading;
-    if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, measure, reading); !st)
+    if (Status st = measure_round(*case_, round, measure ? counter_ : nullptr, measure, reading);
+        !st)
       return Error{0,
                    round_name(round, result_.rounds.warmup) + ": counter: " + st.error().message};
     if (!reading.status)

@@ -10,7 +10,8 @@
 #
 # Leaves OUTDIR/shard-I.json per task and OUTDIR/all.json; prints the two job ids. Extra sbatch
 # options (partition, time, account) come from SBATCH_* environment variables, as sbatch reads
-# them. tests/harness/slurm-recipe-test runs it against a stand-in sbatch.
+# them. tests/harness/slurm-recipe-test runs it against a stand-in sbatch, and
+# tests/harness/slurm-cluster-test on a one-node cluster it starts.
 set -euo pipefail
 usage="usage: slurm-sweep.sh MOQBENCH N OUTDIR [sweep arguments...]"
 moqbench=$(realpath "${1:?$usage}")

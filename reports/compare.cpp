@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "reports/compare_summary.h"
 #include "reports/table.h"
 
 namespace moq::reports {
@@ -98,7 +99,8 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
     }
   }
 
-  // Row order: BASE's cases, then cases BASE lacks in order of first appearance.
+  // Rows are built in BASE's order, then cases BASE lacks in order of first appearance;
+  // order_rows then puts the cases that moved most first.
   std::vector<std::string> ids;
   std::set<std::string, std::less<>> seen;
   for (const InputFile& input : inputs) {
@@ -156,6 +158,7 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
     out.rows.push_back(std::move(row));
   }
   out.role_rows = role_split_rows(inputs);
+  order_rows(out);
   return out;
 }
 

@@ -48,9 +48,14 @@ enum class CaseStatus {
 };
 std::string_view to_string(CaseStatus status);
 
+// How a case moved, judged on the last file against BASE (compare_summary.h says how).
+enum class RowVerdict { kRegressed, kImproved, kWithinNoise, kUnchanged, kNotCompared };
+std::string_view to_string(RowVerdict verdict);
+
 struct CompareRow {
   std::string id;
   CaseStatus status = CaseStatus::kMatched;
+  RowVerdict verdict = RowVerdict::kNotCompared;
   std::vector<CompareCell> cells;            // one per file, in input order
   std::optional<NoiseEstimate> rerun_noise;  // nullopt: no same-build pair measured this case
   std::optional<NoiseEstimate> build_noise;  // nullopt: no pair of two builds measured it
@@ -70,7 +75,8 @@ struct Comparison {
   std::vector<std::pair<size_t, size_t>> same_build_pairs;  // (i, j), i < j, by same_build()
   // (i, j), i < j: same_source() but not same_build().
   std::vector<std::pair<size_t, size_t>> cross_build_pairs;
-  // BASE's cases in BASE order, then NEW cases in order of first appearance.
+  // BASE's cases, regressed first and then by the size of the change (order_rows in
+  // compare_summary.h), then NEW cases in order of first appearance.
   std::vector<CompareRow> rows;
   // Per file index (index 0 is always empty): ids of that file not in BASE / of BASE not in it.
   std::vector<std::vector<std::string>> new_ids;
@@ -88,6 +94,10 @@ std::string render_comparison(const Comparison& comparison, OutputFormat format)
 // cross-build noise column when such pairs exist, and allocations as "a -> b -> c", medians then
 // maxima; NEW cases are listed apart.
 Table comparison_table(const Comparison& comparison);
+// The HTML class of a row by its verdict: "regressed", "improved", "noise", "unchanged",
+// "not-compared"; and those of comparison_table's rows, in its order.
+std::string verdict_class(RowVerdict verdict);
+std::vector<std::string> comparison_row_classes(const Comparison& comparison);
 // What the noise columns are, which pairs measured them and how changes are judged against them
 // (or that no noise was measured, so no change is judged).
 std::string noise_sentence(const Comparison& comparison);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "reports/compare.h"
+#include "reports/compare_summary.h"
 #include "reports/json_values.h"
 #include "reports/schema/json_io.h"
 #include "reports/table.h"
@@ -71,6 +72,22 @@ bool has_notes(const Comparison& c) {
 
 }  // namespace
 
+std::string verdict_class(RowVerdict verdict) {
+  switch (verdict) {
+    case RowVerdict::kRegressed:
+      return "regressed";
+    case RowVerdict::kImproved:
+      return "improved";
+    case RowVerdict::kWithinNoise:
+      return "noise";
+    case RowVerdict::kUnchanged:
+      return "unchanged";
+    case RowVerdict::kNotCompared:
+      return "not-compared";
+  }
+  return "not-compared";
+}
+
 Table comparison_table(const Comparison& c) {
   Table table;
   const bool instructions = counts_instructions(c);
@@ -123,6 +140,13 @@ Table comparison_table(const Comparison& c) {
     table.rows.push_back(std::move(cells));
   }
   return table;
+}
+
+std::vector<std::string> comparison_row_classes(const Comparison& c) {
+  std::vector<std::string> classes;
+  for (const CompareRow& row : c.rows)
+    if (row.status != CaseStatus::kNew) classes.push_back(verdict_class(row.verdict));
+  return classes;
 }
 
 namespace {
@@ -251,7 +275,7 @@ std::string render_table(const Comparison& c) {
   if (!c.role_rows.empty())
     out += "\nby role (medians per round)\n" +
            render_terminal(role_split_table(labels_of(c), c.role_rows));
-  return out;
+  return out + "\n" + summary_line(summarize(c)) + "\n";
 }
 
 std::string render_md(const Comparison& c) {
@@ -265,7 +289,7 @@ std::string render_md(const Comparison& c) {
   if (!c.role_rows.empty())
     out += "\n**By role** (medians per round)\n\n" +
            render_markdown(role_split_table(labels_of(c), c.role_rows));
-  return out;
+  return out + "\n**" + markdown_escape(summary_line(summarize(c))) + "**\n";
 }
 
 std::string render_csv_rows(const Comparison& c) {
@@ -355,6 +379,7 @@ std::string render_json(const Comparison& c) {
     cases.push_back(
         {{"id", row.id},
          {"status", std::string(to_string(row.status))},
+         {"verdict", std::string(to_string(row.verdict))},
          {"present", std::move(present)},
          {"failed", std::move(failed)},
          {"instructions", std::move(instructions)},
@@ -383,6 +408,18 @@ std::string render_json(const Comparison& c) {
                      {"allocations", json_array_or_nulls(r.allocations)}});
   }
   doc["roles"] = std::move(roles);
+  const CompareSummary s = summarize(c);
+  doc["summary"] = {{"judged", s.judged_label},
+                    {"base", s.base_label},
+                    {"regressed", s.regressed},
+                    {"improved", s.improved},
+                    {"within_noise", s.within_noise},
+                    {"unchanged", s.unchanged},
+                    {"not_compared", s.not_compared},
+                    {"ratio_metric", s.ratio_metric},
+                    {"geomean_ratio", json_or_null(s.geomean_ratio)},
+                    {"ratio_cases", s.ratio_cases},
+                    {"line", summary_line(s)}};
   return doc.dump(2) + "\n";
 }
 

@@ -4,6 +4,8 @@
 
 #include "reports/charts.h"
 #include "reports/compare.h"
+#include "reports/compare_summary.h"
+#include "reports/report_summary.h"
 #include "reports/roles.h"
 #include "reports/table.h"
 
@@ -33,6 +35,11 @@ svg.chart .title { font-size: 13px; font-weight: bold; }
 svg.chart .subtitle { font-size: 11px; fill: #555; }
 svg.chart .series-line { fill: none; }
 .wide { overflow-x: auto; max-width: 100%; }
+p.summary { font-size: 14px; font-weight: bold; }
+tr.regressed td, li.regressed { background: #fde0dc; }
+tr.regressed td:first-child { border-left: 4px solid #c62828; font-weight: bold; }
+tr.improved td { background: #e4f4e4; }
+label.filter { display: block; margin: 8px 0; font-size: 13px; }
 svg.chart .point { stroke: #fff; stroke-width: 1; }
 )css";
 
@@ -101,6 +108,22 @@ Table chart_table(const Chart& chart) {
   return table;
 }
 
+// One file's cases (medians), for a report of a single file.
+Table cases_table(const InputFile& input) {
+  Table table;
+  table.header = {"case", "instructions", "allocations"};
+  table.align = {Align::kLeft, Align::kRight, Align::kRight};
+  for (const results::CaseResult& c : input.results.cases) {
+    auto median = [&](const std::optional<results::MetricStats>& stats) {
+      return c.flags.failed ? std::string("failed")
+             : stats        ? format_count(stats->median)
+                            : std::string("-");
+    };
+    table.rows.push_back({c.id, median(c.metrics.instructions), median(c.metrics.allocations)});
+  }
+  return table;
+}
+
 std::string html_id_list(const std::string& title, const std::vector<std::string>& ids) {
   if (ids.empty()) return "";
   std::string out = "<p><b>" + html_escape(title) + "</b> (" + std::to_string(ids.size()) +
@@ -120,15 +143,27 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
   html += "<body>\n<h1>moqbench report</h1>\n<p class=\"note\">" + std::to_string(inputs.size()) +
           " results file(s), counter " + html_escape(counter_text(inputs[0].results.meta)) +
           ". Values are medians per measured round.</p>\n";
+  // The page opens with what moved: the summary and the regressed cases, before the details.
+  std::optional<Comparison> comparison;
+  if (inputs.size() >= 2) {
+    Result<Comparison> compared = compare(inputs);
+    if (!compared.ok()) return compared.error();
+    comparison = std::move(*compared);
+    html += html_summary_section(*comparison);
+  }
   html += "<h2>Files</h2>\n" + render_html_table(files_table(inputs));
 
-  if (inputs.size() >= 2) {
-    Result<Comparison> comparison = compare(inputs);
-    if (!comparison.ok()) return comparison.error();
+  if (!comparison) {
+    html += "<h2>Cases</h2>\n<p class=\"note\">Medians per measured round.</p>\n";
+    html += "<div class=\"wide cases\">\n" + render_html_table(cases_table(inputs[0])) + "</div>\n";
+  } else {
     html += "<h2>Comparison against " + html_escape(inputs[0].label) + "</h2>\n";
-    html += "<p class=\"note\">" + html_escape(noise_sentence(*comparison)) + "</p>\n";
-    html +=
-        "<div class=\"wide\">\n" + render_html_table(comparison_table(*comparison)) + "</div>\n";
+    html += "<p class=\"note\">" + html_escape(noise_sentence(*comparison)) +
+            " Rows: regressed first (highlighted), then improved, within noise, unchanged; "
+            "largest change first.</p>\n";
+    html += "<div class=\"wide cases\">\n" +
+            render_html_table(comparison_table(*comparison), comparison_row_classes(*comparison)) +
+            "</div>\n";
     for (size_t f = 1; f < inputs.size(); ++f) {
       html += html_id_list("NEW in " + inputs[f].label, comparison->new_ids[f]);
       html += html_id_list("REMOVED from " + inputs[f].label, comparison->removed_ids[f]);
@@ -137,11 +172,13 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
   if (const std::vector<RoleSplitRow> roles = role_split_rows(inputs); !roles.empty()) {
     html +=
         "<h2>By role</h2>\n<p class=\"note\">Each case's round split by role (medians per "
-        "round; the roles sum to the case's total).</p>\n<div class=\"wide\">\n" +
+        "round; the roles sum to the case's total).</p>\n<div class=\"wide cases\">\n" +
         render_html_table(role_split_table(labels_of(inputs), roles)) + "</div>\n";
   }
   const Table failed = failed_table(inputs);
-  if (!failed.rows.empty()) html += "<h2>Failed cases</h2>\n" + render_html_table(failed);
+  if (!failed.rows.empty())
+    html +=
+        "<h2>Failed cases</h2>\n<div class=\"cases\">\n" + render_html_table(failed) + "</div>\n";
 
   const std::vector<Chart> charts = build_charts(inputs);
   html += "<h2>Charts</h2>\n";
@@ -157,7 +194,7 @@ Result<std::string> render_html_report(const std::vector<InputFile>& inputs) {
     html += "<figure>\n" + render_chart_svg(chart) + "</figure>\n";
   }
   if (!open_group.empty()) html += "</div>\n</section>\n";
-  html += "</body>\n</html>\n";
+  html += case_filter_script() + "</body>\n</html>\n";
   return html;
 }
 
@@ -171,7 +208,8 @@ Result<std::string> render_report_markdown(const std::vector<InputFile>& inputs)
   if (inputs.size() >= 2) {
     Result<Comparison> comparison = compare(inputs);
     if (!comparison.ok()) return comparison.error();
-    md += "\n### Comparison against " + markdown_escape(inputs[0].label) + "\n\n" +
+    md += "\n### Comparison against " + markdown_escape(inputs[0].label) + "\n\n**" +
+          markdown_escape(summary_line(summarize(*comparison))) + "**\n\n" +
           markdown_escape(noise_sentence(*comparison)) + "\n\n" +
           render_markdown(comparison_table(*comparison));
     md += new_and_removed_lists(*comparison, IdListStyle::kMarkdown);

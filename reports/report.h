@@ -1,4 +1,5 @@
-// report: one self-contained HTML page (inline CSS and inline SVG charts; no script, no network)
+// report: one self-contained HTML page (inline CSS, inline SVG charts, and one inline script that
+// filters the case tables: nothing loaded, no network; without script only the filter is missing)
 // and a Markdown summary, from one or more results files with the same counter backend/event.
 #pragma once
 
@@ -10,7 +11,8 @@
 
 namespace moq::reports {
 
-// The page: the files' meta, the comparison against the first file (when there are two or
+// The page: the summary of the comparison with its regressed cases (two or more files; see
+// report_summary.h), the files' meta, the comparison against the first file (when there are two or
 // more), failed cases, and the charts of charts.h grouped by bench/scenario/version.
 Result<std::string> render_html_report(const std::vector<InputFile>& inputs);
 

@@ -103,7 +103,7 @@ std::string render_csv(const Table& table) {
   return out;
 }
 
-std::string render_html_table(const Table& table) {
+std::string render_html_table(const Table& table, const std::vector<std::string>& row_classes) {
   auto cell = [&](const std::string& tag, size_t c, const std::string& text) {
     const std::string cls = align_of(table, c) == Align::kRight ? " class=\"num\"" : "";
     return "<" + tag + cls + ">" + html_escape(text) + "</" + tag + ">";
@@ -112,8 +112,10 @@ std::string render_html_table(const Table& table) {
   for (size_t c = 0; c < table.header.size(); ++c)
     out += cell("th", c, table.header[c]);
   out += "</tr></thead>\n<tbody>\n";
-  for (const auto& row : table.rows) {
-    out += "<tr>";
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    const std::vector<std::string>& row = table.rows[r];
+    const bool has_class = r < row_classes.size() && !row_classes[r].empty();
+    out += has_class ? "<tr class=\"" + html_escape(row_classes[r]) + "\">" : "<tr>";
     for (size_t c = 0; c < table.header.size(); ++c) {
       out += cell("td", c, c < row.size() ? row[c] : std::string());
     }

@@ -25,8 +25,9 @@ std::string render_terminal(const Table& table);
 std::string render_markdown(const Table& table);
 // RFC 4180 CSV: cells with ',', '"' or a line break are quoted, '"' doubled; lines end "\n".
 std::string render_csv(const Table& table);
-// An HTML <table> (cells escaped; right-aligned columns get class "num").
-std::string render_html_table(const Table& table);
+// An HTML <table> (cells escaped; right-aligned columns get class "num"). row_classes: a class
+// for each row ("" or missing: none), e.g. to highlight the regressed cases of a comparison.
+std::string render_html_table(const Table& table, const std::vector<std::string>& row_classes = {});
 
 // 1234567 -> "1,234,567".
 std::string format_count(uint64_t value);

@@ -34,6 +34,7 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
   add(add_compare_command);
   add(add_gate_command);
   add(add_report_command);
+  add(add_baselines_command);
   add(add_merge_command);
   add(add_figures_command);
   add(add_fit_command);

@@ -37,6 +37,8 @@ Action add_merge_command(CLI::App& app, const CliContext& ctx);
 Action add_figures_command(CLI::App& app, const CliContext& ctx);
 Action add_fit_command(CLI::App& app, const CliContext& ctx);
 Action add_explain_command(CLI::App& app, const CliContext& ctx);
+// The named baselines (commands_baselines.cpp, baselines.h).
+Action add_baselines_command(CLI::App& app, const CliContext& ctx);
 // The fault scenarios (commands_faults.cpp).
 Action add_faults_command(CLI::App& app, const CliContext& ctx);
 // `measure-case`, hidden: one case in the canonical process a callgrind run starts for it

@@ -4,6 +4,7 @@
 // merge: incomplete).
 #include <memory>
 
+#include "harness/cli/baselines.h"
 #include "harness/cli/commands.h"
 #include "reports/commands.h"
 #include "reports/figures.h"
@@ -25,6 +26,23 @@ bool parse_format(const CliContext& ctx, const std::string& sub, const std::stri
   return true;
 }
 
+// --baseline NAME: the baseline's file put first, as BASE, in front of the files given. False
+// (with `status` set) when the name is bad or unknown.
+bool put_baseline_first(const CliContext& ctx, const std::string& sub, const CLI::App& app,
+                        const std::string& name, std::vector<std::string>& files, int& status) {
+  if (app.count("--baseline") == 0) return true;
+  Result<std::string> path = find_baseline(name);
+  if (!path) {
+    status = bad_input(ctx, sub, path.error().message);
+    return false;
+  }
+  files.insert(files.begin(), *path);
+  return true;
+}
+
+constexpr const char* kBaselineHelp =
+    "use the named baseline (`moqbench baselines`) as BASE, in place of the first file";
+
 }  // namespace
 
 Action add_compare_command(CLI::App& app, const CliContext& ctx) {
@@ -35,15 +53,24 @@ Action add_compare_command(CLI::App& app, const CliContext& ctx) {
   struct Args {
     reports::CompareCommand command;
     std::string format = "table";
+    std::string baseline;
   };
   auto args = std::make_shared<Args>();
-  sub->add_option("files", args->command.files, "BASE.json HEAD.json [MORE.json...]")
+  sub->add_option("files", args->command.files,
+                  "BASE.json HEAD.json [MORE.json...] (without BASE.json with --baseline)")
       ->required()
-      ->expected(2, -1);
+      ->expected(1, -1);
+  sub->add_option("--baseline", args->baseline, kBaselineHelp)->type_name("NAME");
   sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
-  return [ctx, args]() {
+  sub->footer(
+      "Rows: regressed cases first, then improved, within noise, unchanged; each group by the "
+      "size of the change (the last file against the first), largest first. The last line sums "
+      "them up with the geometric mean of the ratios.");
+  return [ctx, args, sub]() {
     int status = kExitOk;
     if (!parse_format(ctx, "compare", args->format, args->command.format, status)) return status;
+    if (!put_baseline_first(ctx, "compare", *sub, args->baseline, args->command.files, status))
+      return status;
     return reports::run_compare(args->command, ctx.io->out, ctx.io->err);
   };
 }
@@ -65,10 +92,14 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
     std::string max_instructions_regression = "1";
     std::string max_allocations_increase = "0";
     std::string growth_metric = "instructions";
+    std::vector<std::string> files;  // BASE HEAD, or HEAD with --baseline
+    std::string baseline;
   };
   auto args = std::make_shared<Args>();
-  sub->add_option("base", args->command.base, "BASE.json")->required();
-  sub->add_option("head", args->command.head, "HEAD.json")->required();
+  sub->add_option("files", args->files, "BASE.json HEAD.json (HEAD.json alone with --baseline)")
+      ->required()
+      ->expected(1, 2);
+  sub->add_option("--baseline", args->baseline, kBaselineHelp)->type_name("NAME");
   sub->add_option("--max-instructions-regression", args->max_instructions_regression,
                   "percent of instructions a case may grow by (a number >= 0)")
       ->capture_default_str();
@@ -97,9 +128,18 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
                   "what --growth fits: instructions, allocations or allocation_bytes")
       ->capture_default_str();
   sub->add_option("--format", args->format, "table, md, csv or json")->capture_default_str();
-  return [ctx, args]() {
+  return [ctx, args, sub]() {
     int status = kExitOk;
     if (!parse_format(ctx, "gate", args->format, args->command.format, status)) return status;
+    const bool named = sub->count("--baseline") > 0;
+    if (args->files.size() != (named ? 1u : 2u))
+      return bad_input(ctx, "gate",
+                       named ? "with --baseline NAME give HEAD.json alone, got " +
+                                   std::to_string(args->files.size()) + " files"
+                             : "give BASE.json and HEAD.json (or --baseline NAME and HEAD.json)");
+    if (!put_baseline_first(ctx, "gate", *sub, args->baseline, args->files, status)) return status;
+    args->command.base = args->files[0];
+    args->command.head = args->files[1];
     reports::Result<double> pct = reports::parse_instructions_limit(
         args->max_instructions_regression, "--max-instructions-regression");
     if (!pct) return bad_input(ctx, "gate", pct.error().message);
@@ -157,10 +197,19 @@ Action add_report_command(CLI::App& app, const CliContext& ctx) {
       "Write a self-contained HTML page (tables and SVG charts) and/or a Markdown summary of "
       "results files");
   auto command = std::make_shared<reports::ReportCommand>();
-  sub->add_option("files", command->files, "FILE.json...")->required()->expected(1, -1);
+  auto baseline = std::make_shared<std::string>();
+  sub->add_option("files", command->files, "FILE.json... (may be none with --baseline)")
+      ->expected(0, -1);
+  sub->add_option("--baseline", *baseline, kBaselineHelp)->type_name("NAME");
   sub->add_option("--html", command->html_out, "write the HTML page here");
   sub->add_flag("--md", command->markdown, "print the Markdown summary (also without --html)");
-  return [ctx, command]() { return reports::run_report(*command, ctx.io->out, ctx.io->err); };
+  return [ctx, command, baseline, sub]() {
+    int status = kExitOk;
+    if (!put_baseline_first(ctx, "report", *sub, *baseline, command->files, status)) return status;
+    if (command->files.empty())
+      return bad_input(ctx, "report", "give one or more results files (or --baseline NAME)");
+    return reports::run_report(*command, ctx.io->out, ctx.io->err);
+  };
 }
 
 Action add_merge_command(CLI::App& app, const CliContext& ctx) {

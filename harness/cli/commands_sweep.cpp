@@ -2,9 +2,13 @@
 // With no arguments: the default sweep (every scenario marked in_default_sweep over its default
 // sweep values; fetch_frames over every implemented version x publishers {1,4} x viewers {1,16} x
 // frames {4,256}). With --shard I/N, only shard I of the sweep's cases (harness/runner/shard.h).
+// --filter/--exclude choose cases by id (case_filter.h); --save-baseline also keeps the results
+// as a named baseline (baselines.h).
 #include <filesystem>
 #include <memory>
 
+#include "harness/cli/baselines.h"
+#include "harness/cli/case_filter.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/results_folder.h"
 #include "harness/runner/shard.h"
@@ -34,6 +38,9 @@ struct SweepArgs {
   };
   std::vector<std::string> sets;  // AXIS=LIST, any axis
   std::string shard;              // "I/N"; empty: the whole sweep
+  CaseFilter filter;              // --filter, --exclude
+  std::string save_baseline;      // empty: none
+  bool force = false;             // --save-baseline may replace an existing baseline
   bool list_only = false;
   MeasureOptions measure;
 };
@@ -99,12 +106,30 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
                   "run shard I of N only: case k of the sweep (0-based) is in shard k mod N + 1; "
                   "`moqbench merge` joins the N results files")
       ->type_name("I/N");
+  sub->add_option("--filter", args->filter.filter,
+                  "keep only the cases whose id contains a match of this regular expression "
+                  "(ECMAScript, like grep -E); applied before --shard, recorded in the plan")
+      ->type_name("REGEX");
+  sub->add_option("--exclude", args->filter.exclude,
+                  "leave out the cases whose id contains a match of this regular expression")
+      ->type_name("REGEX");
+  CLI::Option* save = sub->add_option(
+      "--save-baseline", args->save_baseline,
+      "also keep the results as the named baseline (see `moqbench baselines`) once the sweep "
+      "completed with every case measured; folder: $MOQBENCH_BASELINES_DIR, else "
+      "./.moqbench/baselines");
+  save->type_name("NAME");
+  sub->add_flag("--force", args->force, "let --save-baseline replace a baseline of that name")
+      ->needs(save);
   sub->add_flag("--list", args->list_only, "print the ids of the selected cases and exit");
   add_measure_options(*sub, args->measure);
   return [ctx, args, sub]() {
     Result<harness::SweepRequest> request = make_request(*sub, *args);
     if (!request) return bad_input(ctx, "sweep", request.error().message);
     Result<std::vector<harness::CaseSpec>> cases = harness::plan_sweep(*ctx.registry, *request);
+    if (!cases) return bad_input(ctx, "sweep", cases.error().message);
+    // The filter chooses the sweep's cases; shards then split what it kept.
+    cases = filter_cases(*cases, args->filter);
     if (!cases) return bad_input(ctx, "sweep", cases.error().message);
     std::optional<results::ShardInfo> shard;
     if (sub->count("--shard") > 0) {
@@ -119,6 +144,20 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
       for (const harness::CaseSpec& c : *cases)
         ctx.io->out << c.id() << '\n';
       return kExitOk;
+    }
+    const bool saving = sub->count("--save-baseline") > 0;
+    if (saving) {
+      if (Status st = check_can_save(args->save_baseline, args->force); !st)
+        return bad_input(ctx, "sweep", st.error().message);
+      // The baseline is copied from the results file once the sweep is done, so that file must
+      // be one that can be read back.
+      std::error_code ec;
+      const std::string& out = args->measure.out;
+      if (out == "-" || (!out.empty() && std::filesystem::exists(out, ec) &&
+                         !std::filesystem::is_regular_file(out, ec)))
+        return bad_input(ctx, "sweep",
+                         "--save-baseline needs the results in a regular file: --out '" + out +
+                             "' is not one (leave --out out, or name a file)");
     }
     // Nothing measured is thrown away: without --out the results go to a file of their own in
     // the results folder, and latest.json there follows the newest sweep.
@@ -144,6 +183,22 @@ Action add_sweep_command(CLI::App& app, const CliContext& ctx) {
         return code == kExitOk ? kExitFailed : code;
       }
       ctx.io->err << "moqbench sweep: " << *latest << " now holds these results\n";
+    }
+    if (saving) {
+      // Only a sweep that measured every planned case stands for a baseline.
+      if (code != kExitOk) {
+        ctx.io->err << "moqbench sweep: baseline '" << args->save_baseline
+                    << "' not saved: the sweep did not measure every case\n";
+        return code;
+      }
+      Result<std::string> saved = save_baseline(args->measure.out, args->save_baseline);
+      if (!saved) {
+        ctx.io->err << "moqbench sweep: baseline '" << args->save_baseline
+                    << "' not saved: " << saved.error().message << '\n';
+        return kExitFailed;
+      }
+      ctx.io->err << "moqbench sweep: saved as baseline '" << args->save_baseline << "' (" << *saved
+                  << ")\n";
     }
     return code;
   };

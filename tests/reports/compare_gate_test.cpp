@@ -571,13 +571,17 @@ TEST(CompareNoise, TwoBuildsGiveBuildNoiseAndChangesWithinTheLargerNoiseAreNotSi
   const Json doc = Json::parse(json.out);
   EXPECT_EQ(doc["same_build_pairs"], Json::parse("[[0, 1]]"));
   EXPECT_EQ(doc["cross_build_pairs"], Json::parse("[[0, 2], [1, 2]]"));
-  const Json& frames1 = doc["cases"][0];
+  // Rows in compare's order (compare_summary.h): frames=16's change is beyond the noise, so it
+  // regressed and comes first; frames=1's is within it.
+  const Json& frames1 = doc["cases"][1];
   ASSERT_EQ(frames1["id"], kFrames1);
+  EXPECT_EQ(frames1["verdict"], "within noise");
   EXPECT_DOUBLE_EQ(frames1["noise"]["rerun"]["instructions_pct"].get<double>(), 0.1);
   EXPECT_NEAR(frames1["noise"]["cross_build"]["instructions_pct"].get<double>(), 0.3, 1e-9);
   EXPECT_EQ(frames1["significant"][3], false);
-  const Json& frames16 = doc["cases"][1];
+  const Json& frames16 = doc["cases"][0];
   ASSERT_EQ(frames16["id"], kFrames16);
+  EXPECT_EQ(frames16["verdict"], "regressed");
   EXPECT_EQ(frames16["noise"]["cross_build"]["instructions_pct"], 0.0);
   EXPECT_EQ(frames16["significant"][3], true);
   EXPECT_EQ(frames16["significant"][1], nullptr) << "no change: nothing to judge";
@@ -727,11 +731,16 @@ TEST_F(CompareFormats, CsvParsesWithOneRowPerCase) {
   EXPECT_EQ(header[2], "instructions:base");
   EXPECT_EQ(header[4], "allocations_max:base");
   EXPECT_EQ(header[7], "change_pct:head");
-  EXPECT_EQ(rows[2][0], kFrames16);
-  EXPECT_EQ(rows[2][2], "40000");
-  EXPECT_EQ(rows[2][4], "5") << "samples {5, 2, 3, 2}";
-  EXPECT_EQ(rows[2][6], "40800");
-  EXPECT_EQ(rows[2][7], "2");
+  // Regressed first, by the size of the change: frames=16 (+2% instructions), then frames=256
+  // (+0% instructions, one more allocation); the unchanged cases; the NEW case last.
+  EXPECT_EQ(rows[1][0], kFrames16);
+  EXPECT_EQ(rows[1][2], "40000");
+  EXPECT_EQ(rows[1][4], "5") << "samples {5, 2, 3, 2}";
+  EXPECT_EQ(rows[1][6], "40800");
+  EXPECT_EQ(rows[1][7], "2");
+  EXPECT_EQ(rows[2][0], kFrames256);
+  EXPECT_EQ(rows[3][0], kFrames1);
+  EXPECT_EQ(rows[4][0], kFanout);
   EXPECT_EQ(rows[5][0], kNewCase);
   EXPECT_EQ(rows[5][1], "new");
   EXPECT_EQ(rows[5][2], "") << "absent from BASE";
@@ -744,10 +753,13 @@ TEST_F(CompareFormats, JsonCarriesEveryCase) {
   EXPECT_EQ(doc["schema"], "moqbench.compare/2");
   EXPECT_EQ(doc["counter"]["backend"], "callgrind");
   ASSERT_EQ(doc["cases"].size(), 5u);
-  EXPECT_EQ(doc["cases"][1]["id"], kFrames16);
-  EXPECT_EQ(doc["cases"][1]["instructions"], Json::array({40000, 40800}));
-  EXPECT_DOUBLE_EQ(doc["cases"][1]["instructions_change_pct"][1].get<double>(), 2.0);
-  EXPECT_EQ(doc["cases"][2]["allocations"], Json::array({3, 4}));
+  // In compare's order: the regressed cases first, largest change first.
+  EXPECT_EQ(doc["cases"][0]["id"], kFrames16);
+  EXPECT_EQ(doc["cases"][0]["verdict"], "regressed");
+  EXPECT_EQ(doc["cases"][0]["instructions"], Json::array({40000, 40800}));
+  EXPECT_DOUBLE_EQ(doc["cases"][0]["instructions_change_pct"][1].get<double>(), 2.0);
+  EXPECT_EQ(doc["cases"][1]["id"], kFrames256);
+  EXPECT_EQ(doc["cases"][1]["allocations"], Json::array({3, 4}));
   EXPECT_EQ(doc["cases"][4]["status"], "new");
   EXPECT_EQ(doc["cases"][4]["instructions"][0], nullptr);
 }

@@ -82,7 +82,12 @@ Status check_can_save(const std::string& name, bool force) {
   std::error_code ec;
   if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
     return Error{0, "--save-baseline: the baselines folder " + folder + " is not a directory"};
-  if (!force && fs::exists(baseline_path(folder, name), ec))
+  const std::string path = baseline_path(folder, name);
+  if (!fs::exists(path, ec)) return {};
+  // Replacing is for a baseline: a directory or a device of that name is never written over.
+  if (!fs::is_regular_file(path, ec))
+    return Error{0, "--save-baseline '" + name + "': " + path + " is not a regular file"};
+  if (!force)
     return Error{0, "--save-baseline '" + name + "': a baseline of that name exists in " + folder +
                         "; add --force to replace it"};
   return {};
@@ -97,7 +102,7 @@ Result<std::string> save_baseline(const std::string& results_path, const std::st
   if (ec) return Error{0, "cannot create the baselines folder " + folder + ": " + ec.message()};
   const std::string path = baseline_path(folder, name);
   if (results::Status st = results::write_results_file(path, *file); !st)
-    return Error{0, path + ": " + st.error().message};
+    return Error{0, st.error().message};
   return path;
 }
 

@@ -1,5 +1,7 @@
 // `moqbench baselines`: the named baselines (baselines.h) with the commit, counter, date and
 // number of cases of each.
+#include <filesystem>
+
 #include "harness/cli/baselines.h"
 #include "harness/cli/commands.h"
 #include "reports/inputs.h"
@@ -17,6 +19,9 @@ Action add_baselines_command(CLI::App& app, const CliContext& ctx) {
       "when one cannot be read");
   return [ctx]() {
     const std::string folder = baselines_folder();
+    std::error_code ec;
+    if (std::filesystem::exists(folder, ec) && !std::filesystem::is_directory(folder, ec))
+      return bad_input(ctx, "baselines", "the baselines folder " + folder + " is not a directory");
     const std::vector<std::string> names = baseline_names(folder);
     if (names.empty()) {
       ctx.io->out << "no baselines in " << folder

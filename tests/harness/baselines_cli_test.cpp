@@ -178,6 +178,21 @@ TEST_F(BaselinesCli, BadAndUnknownNamesExitTwoNamingThem) {
   EXPECT_THAT(list.err, HasSubstr(baseline_file("junk")));
   EXPECT_THAT(list.out, ::testing::ContainsRegex("junk +unreadable"));
   EXPECT_THAT(list.out, HasSubstr("v1.2_rc-1"));
+
+  // A directory where a baseline would go is never written over, even with --force; a folder
+  // that is a file is named as such.
+  std::filesystem::create_directories(baseline_file("dir"));
+  CliRun onto_dir = sweep(path("d.json"), {"--save-baseline", "dir", "--force"});
+  EXPECT_EQ(onto_dir.status, kExitBadInput);
+  EXPECT_THAT(onto_dir.err, HasSubstr(baseline_file("dir") + " is not a regular file"));
+  EXPECT_FALSE(std::filesystem::exists(path("d.json"))) << "refused before measuring";
+  const std::string file_folder = path("head.json");
+  ASSERT_EQ(setenv("MOQBENCH_BASELINES_DIR", file_folder.c_str(), 1), 0);
+  CliRun not_a_folder = cli({"baselines"});
+  EXPECT_EQ(not_a_folder.status, kExitBadInput);
+  EXPECT_THAT(not_a_folder.err,
+              HasSubstr("the baselines folder " + file_folder + " is not a directory"));
+  EXPECT_EQ(sweep(path("e.json"), {"--save-baseline", "x"}).status, kExitBadInput);
 }
 
 TEST_F(BaselinesCli, ASweepWithAFailedCaseSavesNoBaseline) {

@@ -52,7 +52,8 @@ TEST_F(CliTest, HelpOnEverySubcommand) {
                                              {"sweep", "--help"},
                                              {"compare", "--help"},
                                              {"gate", "--help"},
-                                             {"report", "--help"}}) {
+                                             {"report", "--help"},
+                                             {"baselines", "--help"}}) {
     CliRun r = cli(args);
     EXPECT_EQ(r.status, 0) << args.front();
     EXPECT_THAT(r.out, HasSubstr("Usage")) << args.front();

@@ -104,6 +104,22 @@ TEST_F(HtmlSummary, ThePageOpensWithTheSummaryAndStaysSelfContained) {
     EXPECT_EQ(html_.find(loads), std::string::npos) << loads;
 }
 
+TEST_F(HtmlSummary, ASingleFileGetsATableOfItsCasesToFilter) {
+  const std::string one = dir_.file("one.html");
+  std::ostringstream out, err;
+  ASSERT_EQ(run_report({{dir_.file("head.json")}, one, false}, out, err), 0) << err.str();
+  const std::string html = read_text(one);
+  EXPECT_EQ(html.find("<section id=\"summary\">"), std::string::npos) << "nothing compared";
+  const size_t table = html.find("<h2>Cases</h2>");
+  ASSERT_NE(table, std::string::npos) << html;
+  EXPECT_NE(html.find("<div class=\"wide cases\">", table), std::string::npos);
+  // frames=16's median in HEAD is 3% above its 16,000.
+  EXPECT_NE(html.find("<td>" + ids_[1] + "</td><td class=\"num\">16,480</td>", table),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<script>"), std::string::npos);
+}
+
 TEST_F(HtmlSummary, ChromiumShowsTheRegressionsAndFiltersByCaseId) {
   if (access(kChromium, X_OK) != 0)
     GTEST_SKIP() << kChromium << " is not installed, so the page is not rendered (install it with "

@@ -146,6 +146,31 @@ Table roles_table(FigureData& d) {
   return t;
 }
 
+// model/session/README.md: what one request costs besides its frames, each measured by difference
+// between two cases (tests/gate/figures-fixed-args). A FETCH: the second viewer of fetch_frames
+// adds one FETCH and its frames, D(F) = viewers=2 − viewers=1, linear in F, so 2·D(4) − D(8) is the
+// FETCH with no frame. A subscription: a churn round (one subscription opened and cancelled, with
+// both settled) minus the empty round (the harness alone).
+Table fixed_costs_table(FigureData& d) {
+  Table t{{"version", "one FETCH", "one subscription, opened and cancelled",
+           "allocations per subscription"},
+          {L, R, R, R},
+          {}};
+  const uint64_t empty = d.instructions("fixed", "model/empty_round/none");
+  for (const std::string& v : versions_of(d, "fixed", "model", "fetch_frames")) {
+    auto fetches = [&](int viewers, std::string_view frames) {
+      return int64_t(d.instructions("fixed", model_case("fetch_frames", v, viewers, frames)));
+    };
+    const int64_t d4 = fetches(2, "frames=4") - fetches(1, "frames=4");
+    const int64_t d8 = fetches(2, "frames=8") - fetches(1, "frames=8");
+    const std::string churn = "model/churn/" + v + "/sessions=1/held=1";
+    const uint64_t sub = d.instructions("fixed", churn);
+    t.rows.push_back({v, n(uint64_t(std::max<int64_t>(0, 2 * d4 - d8))),
+                      n(sub - std::min(sub, empty)), n(d.allocations_max("fixed", churn))});
+  }
+  return t;
+}
+
 // model/session/lite/README.md: the moq-lite rounds of the baseline.
 Table lite_table(FigureData& d) {
   Table t{{"version", "scenario", "F=4", "F=256", "allocations (max over the rounds)"},
@@ -303,6 +328,7 @@ const std::vector<FigureBlock>& figure_blocks() {
       {"README.md", "quic", {"quic"}, quic_table},
       {"README.md", "load", {"load"}, load_table},
       {"model/session/README.md", "roles", {"roles"}, roles_table},
+      {"model/session/README.md", "fixed", {"fixed"}, fixed_costs_table},
       {"model/session/lite/README.md", "lite", {"baseline"}, lite_table},
       {"model/session/ietf/README.md", "ietf", {"baseline"}, ietf_table},
       {"harness/README.md", "harness", {"baseline", "data"}, harness_table},

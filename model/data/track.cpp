@@ -317,9 +317,14 @@ TrackConsumer::TrackConsumer(Ref<detail::TrackState> s, const TrackPreferences& 
     : s_(std::move(s)) {
   detail::TrackState& t = *s_;
   t.add_consumer(slots_, prefs);
-  if (prefs.group_start) {
+  place_cursor();
+}
+
+void TrackConsumer::place_cursor() {
+  const detail::TrackState& t = *s_;
+  if (slots_.prefs.group_start) {
     cursor_ = t.base_arrival;
-    min_seq_ = *prefs.group_start;
+    min_seq_ = *slots_.prefs.group_start;
   } else if (t.has_latest()) {
     cursor_ = t.latest_arrival;
     min_seq_ = t.latest_sequence;
@@ -370,6 +375,11 @@ std::optional<uint64_t> TrackConsumer::end_sequence() const {
 void TrackConsumer::update(const TrackPreferences& prefs) {
   s_->update_consumer(slots_, prefs);
   if (prefs.group_start) min_seq_ = *prefs.group_start;
+}
+
+void TrackConsumer::restart(const TrackPreferences& prefs) {
+  s_->update_consumer(slots_, prefs);
+  place_cursor();
 }
 
 Next TrackConsumer::next(GroupConsumer& out) {

@@ -246,6 +246,10 @@ class TrackConsumer {
   // Replaces this consumer's preferences (SUBSCRIBE_UPDATE). A new floor raises the cursor's
   // minimum sequence; it does not rewind to groups already passed.
   void update(const TrackPreferences& prefs);
+  // Starts over with new preferences, exactly as a consumer subscribed now with them would (the
+  // cursor placed as the constructor places it), without looking the track up again: a request
+  // that checked the track with default preferences keeps its consumer once it knows its own.
+  void restart(const TrackPreferences& prefs);
 
   // The next group this consumer has not seen (see the header comment for the order). Pending:
   // wait on groups().
@@ -270,6 +274,7 @@ class TrackConsumer {
   friend class BroadcastConsumer;
   TrackConsumer(Ref<detail::TrackState> s, const TrackPreferences& prefs);
   void detach();
+  void place_cursor();
 
   Ref<detail::TrackState> s_;
   uint64_t cursor_ = 0;   // next arrival number to look at

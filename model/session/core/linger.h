@@ -32,6 +32,9 @@ class Linger {
     }
     return now_ns >= *until_;
   }
+  // Whether a linger is running (the last consumer left and the deadline is armed). A caller
+  // checks consumers > 0 && !running() first, the common case, before it reads the clock.
+  bool running() const { return until_.has_value(); }
   void reset() {
     timer_.cancel();
     until_.reset();

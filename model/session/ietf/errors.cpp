@@ -21,9 +21,13 @@ w::RequestError request_error(w::RequestErrorCode code, std::string reason) {
 
 TrackLookup lookup_track(IetfSession& s, const w::TrackNamespace& ns, const std::string& name,
                          const TrackPreferences& prefs) {
+  return lookup_track(s, path_of(ns), name, prefs);
+}
+
+TrackLookup lookup_track(IetfSession& s, const std::optional<Path>& path, const std::string& name,
+                         const TrackPreferences& prefs) {
   TrackLookup out;
   out.error.error_code = uint64_t(w::RequestErrorCode::DoesNotExist);
-  std::optional<Path> path = path_of(ns);
   if (!path) {
     out.error.reason = "no broadcast path has a namespace field holding '/'";
     return out;

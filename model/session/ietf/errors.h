@@ -25,6 +25,9 @@ struct TrackLookup {
 };
 TrackLookup lookup_track(IetfSession& s, const w::TrackNamespace& ns, const std::string& name,
                          const TrackPreferences& prefs = {});
+// The same for a namespace already turned into a path (path_of; nullopt when it has none).
+TrackLookup lookup_track(IetfSession& s, const std::optional<Path>& path, const std::string& name,
+                         const TrackPreferences& prefs = {});
 
 // The error a consumer sees for a REQUEST_ERROR: DOES_NOT_EXIST maps to the data model's
 // kNotFound; other codes keep their wire value. The text names the request and the code.

@@ -209,7 +209,7 @@ bool SubscribeServeTask::resolve(Poll& result) {
       holder = this;
       indexed_by_track_ = true;
     }
-    TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name);
+    TrackLookup lk = lookup_track(session_, path, sub.track_name);
     if (!lk.track) {
       if (awaiting_rendezvous(path)) {
         if (!withdrawn_while_resolving()) return true;
@@ -258,19 +258,13 @@ bool SubscribeServeTask::resolve(Poll& result) {
   prefs.ordered = ascending_;
   prefs.group_start = span_.start.group;
   if (span_.end) prefs.group_end = span_.end->group;
-  TrackLookup lk = lookup_track(session_, sub.track_namespace, sub.track_name, prefs);
-  if (!lk.track) {
-    refuse(std::move(lk.error));
-    return true;
-  }
-  const TrackInfo info = track_->info();
-  track_ = std::move(lk.track);
+  track_->restart(prefs);
 
   alias_ = session_.next_alias++;
   w::SubscribeOk ok;
   ok.track_alias = alias_;
   if (edge_.any_object) ok.params.largest_object = edge_.largest;
-  ok.track_properties = track_properties(info);
+  ok.track_properties = track_properties(track_->info());
   if (!send_message(ok)) {
     cancel(kCancelled);
     result = Poll::Done;

@@ -150,6 +150,7 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   // No consumer is left and the session's linger ran out: the subscription goes.
   bool abandoned(uint32_t consumers) {
     if (pushed_) return false;  // a pushed track lasts as long as its publisher pushes
+    if (consumers > 0 && !linger_.running()) [[likely]] return false;
     return linger_.expired(consumers, session_.config().linger_ns, executor().now_ns());
   }
   void build_subscribe();

@@ -307,7 +307,7 @@ Poll SubscribeRequestTask::track_info() {
   }
   TrackInfo info;
   Error error;
-  switch (ask_track(request_, describe(), info, error)) {
+  switch (ask_track(request_, info, error)) {
     case Answer::Ready:
       break;
     case Answer::Pending:

@@ -92,7 +92,7 @@ class SubscribeRequestTask final : public TrackAsker {
   Poll track_info();
   Poll active();
   wire::lite::SubscribeOptions options(const PreferenceSummary& p) const;
-  std::string describe() const;
+  std::string describe() const override;
   // No consumer is left and the session's linger ran out: the subscription goes.
   bool abandoned(uint32_t consumers);
 

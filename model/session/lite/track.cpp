@@ -99,8 +99,7 @@ Poll TrackServeTask::step() {
 
 // ---- Viewer ----
 
-TrackAsker::Answer TrackAsker::ask_track(Bytes& request, const std::string& what, TrackInfo& info,
-                                         Error& error) {
+TrackAsker::Answer TrackAsker::ask_track(Bytes& request, TrackInfo& info, Error& error) {
   if (!send_) {
     switch (open(StreamKind::Track, kControlSendOrder)) {
       case Opened::Yes:
@@ -109,12 +108,12 @@ TrackAsker::Answer TrackAsker::ask_track(Bytes& request, const std::string& what
       case Opened::Pending:
         return Answer::Pending;
       case Opened::Failed:
-        error = Error{stream_code::kSessionClosed, what + ": the connection is closed"};
+        error = Error{stream_code::kSessionClosed, describe() + ": the connection is closed"};
         return Answer::Failed;
     }
   }
   if (flush() == core::Flush::Failed) {
-    error = Error{stream_code::kSessionClosed, what + ": the TRACK stream failed"};
+    error = Error{stream_code::kSessionClosed, describe() + ": the TRACK stream failed"};
     return Answer::Failed;
   }
   const wire::lite::LiteVersion v = session_.wire_version();
@@ -133,18 +132,19 @@ TrackAsker::Answer TrackAsker::ask_track(Bytes& request, const std::string& what
                                "TRACK_INFO: the publisher finished the Track stream without it"});
       return Answer::Closing;
     case core::In::Reset:
-      error = Error{in_.code(), what + " refused by the peer with " + describe_code(in_.code(), v)};
+      error = Error{in_.code(),
+                    describe() + " refused by the peer with " + describe_code(in_.code(), v)};
       (void)finish();
       return Answer::Failed;
     case core::In::Closed:
-      error = Error{in_.code(), what + ": the connection closed"};
+      error = Error{in_.code(), describe() + ": the connection closed"};
       return Answer::Failed;
   }
   if (Status st = msg.check(); !st) {
     // A timescale of 0: the spec resets the stream as a protocol violation.
     ++session_.stats().protocol_errors;
     cancel(stream_code::kInternalError);
-    error = Error{st.error().code, what + ": " + st.error().message};
+    error = Error{st.error().code, describe() + ": " + st.error().message};
     return Answer::Failed;
   }
   info = track_info_of(msg);
@@ -174,7 +174,7 @@ Poll TrackInfoRequestTask::step() {
   if (answered_) return drain() ? Poll::Done : Poll::Pending;
   TrackInfo info;
   Error error;
-  switch (ask_track(request_, what_, info, error)) {
+  switch (ask_track(request_, info, error)) {
     case Answer::Ready:
       reply_.resolve(info);
       answered_ = true;

@@ -47,8 +47,11 @@ class TrackAsker : public BidiTask {
     Closing,  // the answer was malformed: the session is closing with the violation
   };
   // Opens a Track stream for request (the encoded TRACK) when none is open yet, sends it and reads
-  // TRACK_INFO. what names the request in errors.
-  Answer ask_track(Bytes& request, const std::string& what, TrackInfo& info, Error& error);
+  // TRACK_INFO.
+  Answer ask_track(Bytes& request, TrackInfo& info, Error& error);
+  // Names the request in errors; called only when one is made, so a request that succeeds never
+  // builds the text.
+  virtual std::string describe() const = 0;
 };
 
 // Viewer: TRACK sent on its own; the answer resolves a Reply<TrackInfo>.
@@ -62,6 +65,7 @@ class TrackInfoRequestTask final : public TrackAsker {
   Poll step() override;
   void on_abandon(const Error& reason) override;
   void clear() override;
+  std::string describe() const override { return what_; }
 
  private:
   Bytes request_;

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/wire/ietf/describe_value.h"
 
@@ -28,17 +29,22 @@ void decode_body(Reader& r, IetfVersion v, ControlMessage& into) {
   // steady stream of requests allocates nothing).
   // Only their capacity: a message that does not carry them (a -18 joining FETCH) must not
   // keep the previous one's.
-  M fresh;
+  // The old message is destroyed and a fresh one built in its place, which costs less than
+  // move-assigning a fresh one over it field by field.
+  std::vector<std::string> fields;
+  std::string name;
+  if constexpr (requires { m->track_namespace; }) fields.swap(m->track_namespace.fields);
+  if constexpr (requires { m->track_name; }) name.swap(m->track_name);
+  M& fresh = into.emplace<M>();
   if constexpr (requires { m->track_namespace; }) {
-    fresh.track_namespace.fields.swap(m->track_namespace.fields);
-    fresh.track_namespace.fields.clear();
+    fields.clear();
+    fresh.track_namespace.fields.swap(fields);
   }
   if constexpr (requires { m->track_name; }) {
-    fresh.track_name.swap(m->track_name);
-    fresh.track_name.clear();
+    name.clear();
+    fresh.track_name.swap(name);
   }
-  *m = std::move(fresh);
-  M::decode(r, v, *m);
+  M::decode(r, v, fresh);
 }
 
 template <class M>

@@ -18,6 +18,7 @@ Result<int> spawn_logged(const std::vector<std::string>& argv,
                          const std::vector<std::string>& extra_env, const std::string& log) {
   std::vector<std::string> args = argv;
   std::vector<char*> arg_ptrs;
+  arg_ptrs.reserve(args.size() + 1);
   for (std::string& a : args)
     arg_ptrs.push_back(a.data());
   arg_ptrs.push_back(nullptr);
@@ -31,6 +32,7 @@ Result<int> spawn_logged(const std::vector<std::string>& argv,
   }
   env.insert(env.end(), extra_env.begin(), extra_env.end());
   std::vector<char*> env_ptrs;
+  env_ptrs.reserve(env.size() + 1);
   for (std::string& e : env)
     env_ptrs.push_back(e.data());
   env_ptrs.push_back(nullptr);

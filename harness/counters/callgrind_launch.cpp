@@ -200,10 +200,12 @@ Result<int> run_callgrind_child(const CallgrindChild& spec) {
   std::vector<std::string> cmd =
       callgrind_command_line(*valgrind, dir, program, spec.args, spec.callgrind_args);
   std::vector<char*> cargv;
+  cargv.reserve(cmd.size() + 1);
   for (std::string& s : cmd)
     cargv.push_back(s.data());
   cargv.push_back(nullptr);
   std::vector<char*> cenv;
+  cenv.reserve(env.size() + 1);
   for (std::string& s : env)
     cenv.push_back(s.data());
   cenv.push_back(nullptr);

@@ -40,7 +40,7 @@ Result<std::vector<CounterBackendDef>> registered_counter_backends() {
       if (other.backend == def.backend)
         return Error{
             0, "counter backend '" + std::string(def.backend.name()) + "' is registered twice"};
-    defs.push_back(std::move(def));
+    defs.push_back(def);
   }
   // Static initialisation follows link order, which neither auto nor a message should.
   auto key = [](const CounterBackendDef& d) {
@@ -58,7 +58,7 @@ Result<std::optional<CounterBackendDef>> find_counter_backend(std::string_view n
   Result<std::vector<CounterBackendDef>> defs = registered_counter_backends();
   if (!defs) return defs.error();
   for (CounterBackendDef& def : *defs)
-    if (def.backend.name() == name) return std::optional<CounterBackendDef>(std::move(def));
+    if (def.backend.name() == name) return std::optional<CounterBackendDef>(def);
   return std::optional<CounterBackendDef>();
 }
 

@@ -40,7 +40,7 @@ Status init_pfm() {
   return {};
 }
 
-const char* kUseCallgrind =
+constexpr const char* kUseCallgrind =
     "Use the callgrind backend (--counter callgrind), which counts instructions exactly without "
     "a PMU.";
 

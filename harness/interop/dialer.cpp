@@ -6,7 +6,7 @@ namespace moq::interop {
 
 namespace q = sim::quic;
 
-Dialer::Dialer(const RelayUrl& url, std::vector<Version> offer, std::ostream* log)
+Dialer::Dialer(const RelayUrl& url, const std::vector<Version>& offer, std::ostream* log)
     : url_(url), log_(log), executor_(clock_), loop_(executor_) {
   for (Version v : offer)
     alpns_.emplace_back(version_alpn(v));
@@ -17,9 +17,10 @@ Dialer::~Dialer() {
   if (socket_) loop_.remove(*socket_);
 }
 
-Result<std::unique_ptr<Dialer>> Dialer::create(const RelayUrl& url, std::vector<Version> offer,
+Result<std::unique_ptr<Dialer>> Dialer::create(const RelayUrl& url,
+                                               const std::vector<Version>& offer,
                                                bool tls_disable_verify, std::ostream* log) {
-  std::unique_ptr<Dialer> d(new Dialer(url, std::move(offer), log));
+  std::unique_ptr<Dialer> d(new Dialer(url, offer, log));
   const std::string host =
       url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
   Result<q::Address> relay = q::Address::parse(host + ":" + std::to_string(url.port), url.port);

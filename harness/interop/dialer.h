@@ -22,7 +22,8 @@ namespace moq::interop {
 class Dialer {
  public:
   // Resolves the relay's address and opens the socket. log: verbose lines, or null.
-  static Result<std::unique_ptr<Dialer>> create(const RelayUrl& url, std::vector<Version> offer,
+  static Result<std::unique_ptr<Dialer>> create(const RelayUrl& url,
+                                                const std::vector<Version>& offer,
                                                 bool tls_disable_verify, std::ostream* log);
   ~Dialer();
   Dialer(const Dialer&) = delete;
@@ -50,7 +51,7 @@ class Dialer {
   void log(const std::string& line) const;
 
  private:
-  Dialer(const RelayUrl& url, std::vector<Version> offer, std::ostream* log);
+  Dialer(const RelayUrl& url, const std::vector<Version>& offer, std::ostream* log);
 
   RelayUrl url_;
   std::vector<std::string> alpns_;

@@ -257,7 +257,7 @@ std::optional<std::string> MoqtPeer::closed_why() const {
 
 Status MoqtPeer::pump() {
   if (broken_) return Error{0, who_ + ": " + *broken_};
-  auto violation = [&](std::string why) -> Status {
+  auto violation = [&](const std::string& why) -> Status {
     broken_ = "the relay broke the protocol: " + why;
     return Error{0, who_ + ": " + *broken_};
   };

@@ -199,7 +199,10 @@ CaseIdReading read_against_canonical(
                                    [&](const auto& s) { return s.first == p.name; });
     if (!typed) reading.defaulted.push_back(p.name + "=" + results::param_value_text(p.value));
   }
-  for (const auto& [name, text] : settings) {
+  for (const std::pair<std::string, std::string>& setting : settings) {
+    // Named, not bound: clang 14 (Debian 12's clang-tidy) cannot capture a structured binding.
+    const std::string& name = setting.first;
+    const std::string& text = setting.second;
     if (name == kVersionAxis) continue;
     const auto in_id =
         std::find_if(shown.begin(), shown.end(), [&](const Param& p) { return p.name == name; });

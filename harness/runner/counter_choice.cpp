@@ -160,7 +160,7 @@ std::string event_counter_names() {
   if (!defs) return {};
   std::vector<CounterBackendDef> taking;
   for (CounterBackendDef& def : *defs)
-    if (def.takes_event) taking.push_back(std::move(def));
+    if (def.takes_event) taking.push_back(def);
   return counters::counter_backend_names(taking, " or ");
 }
 

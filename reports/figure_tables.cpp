@@ -54,8 +54,9 @@ std::string relay_case(std::string_view scenario, std::string_view version, int 
 }
 
 constexpr int kViewers[] = {1, 16};
-constexpr Align R = Align::kRight;
-constexpr Align L = Align::kLeft;
+// One-letter column alignments, so that each table's row of them reads at a glance.
+constexpr Align R = Align::kRight;  // NOLINT(readability-identifier-naming)
+constexpr Align L = Align::kLeft;   // NOLINT(readability-identifier-naming)
 
 // README.md, "The relay bench": the model round against one and two relays.
 Table relay_table(FigureData& d) {

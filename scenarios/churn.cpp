@@ -22,7 +22,7 @@ namespace {
 
 class Churn final : public harness::Case {
  public:
-  Churn(ModelWorldConfig config, uint32_t held) : config_(config), held_(held) {}
+  Churn(ModelWorldConfig config, uint32_t held) : config_(std::move(config)), held_(held) {}
 
   harness::StackCounts stack_counts() const override { return world_.probe().read(); }
 

@@ -100,7 +100,8 @@ class ViewerRound final : public ArrivalSink {
 
 class Congested final : public harness::Case {
  public:
-  Congested(ModelWorldConfig config, CongestedShape shape) : config_(config), shape_(shape) {}
+  Congested(ModelWorldConfig config, CongestedShape shape)
+      : config_(std::move(config)), shape_(shape) {}
 
   harness::StackCounts stack_counts() const override { return world_.probe().read(); }
 

@@ -45,7 +45,8 @@ struct DeliveryShape {
 
 class Delivery final : public harness::Case {
  public:
-  Delivery(ModelWorldConfig config, DeliveryShape shape) : config_(config), shape_(shape) {}
+  Delivery(ModelWorldConfig config, DeliveryShape shape)
+      : config_(std::move(config)), shape_(shape) {}
 
   harness::StackCounts stack_counts() const override { return world_.probe().read(); }
 

@@ -20,7 +20,7 @@ namespace {
 class FetchFrames final : public ModelWorldCase {
  public:
   FetchFrames(ModelWorldConfig config, GroupShape group)
-      : ModelWorldCase(config, {1, group.frames, group.frame_size, group.frames}) {}
+      : ModelWorldCase(std::move(config), {1, group.frames, group.frame_size, group.frames}) {}
 
   Status setup() override {
     if (Status st = build_world(); !st) return st;

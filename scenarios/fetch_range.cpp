@@ -24,7 +24,8 @@ constexpr uint64_t kTimestampsPerRound = 1000;
 class FetchRange final : public ModelWorldCase {
  public:
   FetchRange(ModelWorldConfig config, uint64_t burst, uint64_t frame_size)
-      : ModelWorldCase(config, {burst, kFramesPerGroup, frame_size, kTimestampsPerRound}),
+      : ModelWorldCase(std::move(config),
+                       {burst, kFramesPerGroup, frame_size, kTimestampsPerRound}),
         burst_(burst) {}
 
   Status setup() override {

@@ -186,7 +186,8 @@ harness::ScenarioDef group_write_frames_scenario() {
     e.add("the cached and the written group", kCachedFrameBytes,
           {{"groups", 2}, {"frames", frames}}, {"frames"});
     e.add("the reader's delivery log", kViewerFrameBytes, {{"frames", frames}}, {"frames"});
-    e.add("the payload block", 1, {{"copies", 2}, {"bytes", frame_size + 8 * 3 * frames}});
+    e.add("the payload block", 1,
+          {{"copies", 2}, {"bytes", frame_size + uint64_t{8} * 3 * frames}});
     return e;
   };
   return def;

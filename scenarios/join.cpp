@@ -60,7 +60,7 @@ class JoinCase : public harness::Case {
 
  protected:
   JoinCase(ModelWorldConfig config, uint32_t broadcasts)
-      : config_(config), broadcasts_(broadcasts) {}
+      : config_(std::move(config)), broadcasts_(broadcasts) {}
 
   // The new viewer's join of broadcast (round mod broadcasts), to its latest group's end.
   Status join(uint64_t round) {
@@ -118,7 +118,7 @@ class JoinCase : public harness::Case {
 
 class Join : public JoinCase {
  public:
-  Join(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(config, broadcasts) {}
+  Join(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(std::move(config), broadcasts) {}
 
   void prepare_round(uint64_t /*round*/) override { prepared_ = reset(); }
 
@@ -130,7 +130,7 @@ class Join : public JoinCase {
 
 class JoinStale final : public Join {
  public:
-  JoinStale(ModelWorldConfig config, uint32_t broadcasts) : Join(config, broadcasts) {}
+  JoinStale(ModelWorldConfig config, uint32_t broadcasts) : Join(std::move(config), broadcasts) {}
 
   Status setup() override {
     if (Status st = JoinCase::setup(); !st) return st;
@@ -164,7 +164,7 @@ class JoinStale final : public Join {
 
 class Leave final : public JoinCase {
  public:
-  Leave(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(config, broadcasts) {}
+  Leave(ModelWorldConfig config, uint32_t broadcasts) : JoinCase(std::move(config), broadcasts) {}
 
   void prepare_round(uint64_t round) override {
     prepared_ = reset();

@@ -35,7 +35,8 @@ class ModelWorldCase : public harness::Case {
   harness::StackCounts stack_counts() const override { return world_.probe().read(); }
 
  protected:
-  ModelWorldCase(ModelWorldConfig config, RoundShape shape) : config_(config), shape_(shape) {}
+  ModelWorldCase(ModelWorldConfig config, RoundShape shape)
+      : config_(std::move(config)), shape_(shape) {}
 
   // The common part of setup: the payloads, the world, and delivery logs with room for a round,
   // so that recording allocates nothing in steady state.

@@ -35,7 +35,8 @@ class PrefixCase : public harness::Case {
   harness::StackCounts stack_counts() const override { return world_.probe().read(); }
 
  protected:
-  PrefixCase(ModelWorldConfig config, PrefixShape shape) : config_(config), shape_(shape) {}
+  PrefixCase(ModelWorldConfig config, PrefixShape shape)
+      : config_(std::move(config)), shape_(shape) {}
 
   Status build() {
     config_.viewers = 0;
@@ -89,7 +90,7 @@ class PrefixCase : public harness::Case {
 
 class Prefixes final : public PrefixCase {
  public:
-  Prefixes(ModelWorldConfig config, PrefixShape shape) : PrefixCase(config, shape) {}
+  Prefixes(ModelWorldConfig config, PrefixShape shape) : PrefixCase(std::move(config), shape) {}
 
   Status setup() override {
     if (Status st = build(); !st) return st;
@@ -123,7 +124,8 @@ class Prefixes final : public PrefixCase {
 
 class PrefixesTeardown final : public PrefixCase {
  public:
-  PrefixesTeardown(ModelWorldConfig config, PrefixShape shape) : PrefixCase(config, shape) {}
+  PrefixesTeardown(ModelWorldConfig config, PrefixShape shape)
+      : PrefixCase(std::move(config), shape) {}
 
   Status setup() override { return build(); }
 

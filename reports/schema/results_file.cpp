@@ -57,7 +57,7 @@ ResultsWriter::ResultsWriter(OutputTarget out, Meta meta) : path_(out.given), ou
   file_.meta = std::move(meta);
 }
 
-Result<ResultsWriter> ResultsWriter::create(std::string path, Meta meta) {
+Result<ResultsWriter> ResultsWriter::create(const std::string& path, Meta meta) {
   if (Status status = validate_meta(to_json(meta)); !status.ok()) return status.error();
   Result<OutputTarget> out = resolve_output(path);
   if (!out) return out.error();

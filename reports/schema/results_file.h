@@ -29,7 +29,7 @@ class ResultsWriter {
   // runs). A regular file is written at once with no cases, so even a run that dies in its first
   // case leaves a valid (empty) results file; stdout ("-"), a FIFO or a device is written once, by
   // finish().
-  static Result<ResultsWriter> create(std::string path, Meta meta);
+  static Result<ResultsWriter> create(const std::string& path, Meta meta);
 
   // Validates c (as validate_case does, against meta's counter backend, and its id unique in the
   // file), appends it and rewrites the whole file atomically. An invalid case is refused and the

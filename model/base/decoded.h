@@ -47,8 +47,9 @@ Decoded<T> need_more(size_t needed) {
   d.needed = needed;
   return d;
 }
+// `error` is moved from: clang-tidy 14 misses a move into a member of a dependent type.
 template <class T>
-Decoded<T> malformed(Error error) {
+Decoded<T> malformed(Error error) {  // NOLINT(performance-unnecessary-value-param)
   Decoded<T> d;
   d.status = DecodeStatus::Malformed;
   d.error = std::move(error);

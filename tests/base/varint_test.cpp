@@ -56,24 +56,24 @@ TEST(QuicVarint, TruncatedNeedsMore) {
 }
 
 TEST(LeadingOnesVarint, SpecVectors) {
-  const auto L = VarintForm::LeadingOnes;
-  EXPECT_EQ(enc(1000, L), (std::vector<uint8_t>{0x83, 0xe8}));
-  EXPECT_EQ(enc(15293, L), (std::vector<uint8_t>{0xbb, 0xbd}));
-  EXPECT_EQ(enc(uint64_t{1} << 50, L), (std::vector<uint8_t>{0xfe, 0x04, 0, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(enc(uint64_t{1} << 62, L), (std::vector<uint8_t>{0xff, 0x40, 0, 0, 0, 0, 0, 0, 0}));
-  EXPECT_EQ(dec({0x25}, L), 37u);
-  EXPECT_EQ(dec({0x80, 0x25}, L), 37u);  // non-minimal form is legal
-  EXPECT_EQ(dec({0xed, 0x7f, 0x3e, 0x7d}, L), 226442877u);
-  EXPECT_EQ(dec({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, L), UINT64_MAX);
+  const auto kL = VarintForm::LeadingOnes;
+  EXPECT_EQ(enc(1000, kL), (std::vector<uint8_t>{0x83, 0xe8}));
+  EXPECT_EQ(enc(15293, kL), (std::vector<uint8_t>{0xbb, 0xbd}));
+  EXPECT_EQ(enc(uint64_t{1} << 50, kL), (std::vector<uint8_t>{0xfe, 0x04, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(enc(uint64_t{1} << 62, kL), (std::vector<uint8_t>{0xff, 0x40, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(dec({0x25}, kL), 37u);
+  EXPECT_EQ(dec({0x80, 0x25}, kL), 37u);  // non-minimal form is legal
+  EXPECT_EQ(dec({0xed, 0x7f, 0x3e, 0x7d}, kL), 226442877u);
+  EXPECT_EQ(dec({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, kL), UINT64_MAX);
 }
 
 TEST(LeadingOnesVarint, EveryLengthRoundTrips) {
-  const auto L = VarintForm::LeadingOnes;
+  const auto kL = VarintForm::LeadingOnes;
   for (int bits = 0; bits <= 64; ++bits) {
     uint64_t v = bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;
-    auto b = enc(v, L);
-    EXPECT_EQ(b.size(), varint_size(v, L)) << bits;
-    EXPECT_EQ(dec(b, L), v) << bits;
+    auto b = enc(v, kL);
+    EXPECT_EQ(b.size(), varint_size(v, kL)) << bits;
+    EXPECT_EQ(dec(b, kL), v) << bits;
   }
 }
 

@@ -37,11 +37,14 @@ std::unique_ptr<PerfCounter> open_or_skip(const std::string& event, std::string*
   return nullptr;
 }
 
+// `var` is the name the macro declares, which cannot take parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define OPEN_OR_SKIP(var, event)                       \
   std::string skip_##var;                              \
   auto var = open_or_skip(event, &skip_##var);         \
   if (!skip_##var.empty()) GTEST_SKIP() << skip_##var; \
   ASSERT_NE(var, nullptr)
+// NOLINTEND(bugprone-macro-parentheses)
 
 TEST(PerfCounter, SoftwareEventResolvesThroughLibpfmAndCounts) {
   OPEN_OR_SKIP(c, "task-clock");

@@ -144,6 +144,7 @@ TEST(DataAllocations, SubscribingAndLeavingIsBoundedAndReleasesEverything) {
   // Warm the preference heaps' capacity, then churn: no growth across rounds.
   {
     std::vector<TrackConsumer> warm;
+    warm.reserve(8);
     for (int i = 0; i < 8; ++i)
       warm.push_back(b.track.consume());
   }

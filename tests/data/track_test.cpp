@@ -319,7 +319,8 @@ TEST(Track, RandomArrivalsKeepTheCacheInvariants) {
     for (uint64_t i = 0; i < order.size(); ++i)
       order[i] = i;
     for (size_t i = 0; i < order.size(); i += 8)
-      std::shuffle(order.begin() + i, order.begin() + std::min(order.size(), i + 8), rng);
+      std::shuffle(order.begin() + i,
+                   order.begin() + static_cast<ptrdiff_t>(std::min(order.size(), i + 8)), rng);
     std::vector<uint64_t> arrived;
     std::vector<bool> gone(order.size(), false);
     std::vector<uint64_t> yielded;
@@ -344,6 +345,7 @@ TEST(Track, RandomArrivalsKeepTheCacheInvariants) {
     }
     // The consumer saw each group at most once, in arrival order.
     std::vector<uint64_t> positions;
+    positions.reserve(yielded.size());
     for (uint64_t y : yielded)
       positions.push_back(std::find(arrived.begin(), arrived.end(), y) - arrived.begin());
     EXPECT_TRUE(std::is_sorted(positions.begin(), positions.end())) << "seed " << seed;

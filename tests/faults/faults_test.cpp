@@ -129,6 +129,7 @@ class FaultsCli : public ::testing::Test {
   int run(std::vector<std::string> args) {
     args.insert(args.begin(), "moqbench");
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& a : args)
       argv.push_back(a.data());
     out_.str("");

@@ -120,7 +120,7 @@ Result<BidiStream> RecordingConnection::accept_bidi() {
 }
 
 Status RecordingConnection::send_datagram(Bytes payload) {
-  const Status s = inner_->send_datagram(payload);
+  Status s = inner_->send_datagram(payload);
   if (s.ok()) out_->op(Op::kDatagram).payload(payload.span());
   return s;
 }

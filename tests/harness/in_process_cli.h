@@ -21,6 +21,7 @@ struct CliRun {
 inline CliRun run_in_process(ScenarioRegistry& registry, std::vector<std::string> args) {
   args.insert(args.begin(), "moqbench");
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);

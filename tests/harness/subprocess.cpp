@@ -50,6 +50,7 @@ RunningProcess::RunningProcess(const std::vector<std::string>& argv,
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   std::vector<std::string> args = argv;
   std::vector<char*> cargs;
+  cargs.reserve(args.size() + 1);
   for (std::string& a : args)
     cargs.push_back(a.data());
   cargs.push_back(nullptr);
@@ -62,6 +63,7 @@ RunningProcess::RunningProcess(const std::vector<std::string>& argv,
     if (!replaced) envs.emplace_back(*e);
   }
   std::vector<char*> cenv;
+  cenv.reserve(envs.size() + 1);
   for (std::string& e : envs)
     cenv.push_back(e.data());
   cenv.push_back(nullptr);

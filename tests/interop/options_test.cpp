@@ -90,6 +90,7 @@ class ContractEnv : public ::testing::Test {
   std::optional<int> parse(std::vector<std::string> args, ClientOptions& o) {
     args.insert(args.begin(), "moq-test-client");
     std::vector<char*> argv;
+    argv.reserve(args.size());
     for (std::string& a : args)
       argv.push_back(a.data());
     return parse_options(static_cast<int>(argv.size()), argv.data(), o, out_, err_);

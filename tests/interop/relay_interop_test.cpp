@@ -59,7 +59,7 @@ class RelayInterop : public ::testing::Test {
     ProcessResult r = relay_->wait();
     EXPECT_EQ(r.status, 0) << r.err;
   }
-  ProcessResult client(std::vector<std::string> args, std::vector<std::string> env = {}) {
+  ProcessResult client(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
     args.insert(args.begin(), MOQ_TEST_CLIENT);
     return run_process(args, env);
   }

@@ -53,6 +53,7 @@ TEST(Link, JitterDelaysWithinItsBoundAndNeverReorders) {
 std::vector<bool> losses(const LinkConfig& config, uint64_t stream, int n) {
   LinkDirection d(config, stream);
   std::vector<bool> out;
+  out.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i)
     out.push_back(d.loses(static_cast<uint64_t>(i)));
   return out;

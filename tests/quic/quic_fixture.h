@@ -56,7 +56,7 @@ class QuicTest : public ::testing::Test {
 
   // Builds the network and both endpoints; call before connect().
   void build(QuicSettings server_settings = {}, QuicSettings client_settings = {},
-             MemnetConfig net = {}) {
+             const MemnetConfig& net = {}) {
     client_.reset();
     server_.reset();
     client_ep_.reset();

@@ -83,6 +83,7 @@ class CompareOrder : public ::testing::Test {
   // The ids of case numbers in `order`, as the test expects them listed.
   std::vector<std::string> ids_of(const std::vector<int>& order) const {
     std::vector<std::string> out;
+    out.reserve(order.size());
     for (int n : order)
       out.push_back(n == 7 ? id7_ : ids_[static_cast<size_t>(n > 7 ? n - 2 : n - 1)]);
     return out;
@@ -97,6 +98,7 @@ class CompareOrder : public ::testing::Test {
     }
     std::sort(at.begin(), at.end());
     std::vector<std::string> out;
+    out.reserve(at.size());
     for (const auto& [pos, id] : at)
       out.push_back(id);
     return out;

@@ -74,7 +74,7 @@ TempDir::~TempDir() {
 }
 
 std::string write_synthetic(const TempDir& dir, const std::string& name, const ResultsFile& file) {
-  const std::string path = dir.file(name);
+  std::string path = dir.file(name);
   Status status = write_results_file(path, file);
   if (!status.ok()) throw std::runtime_error(status.error().message);
   return path;

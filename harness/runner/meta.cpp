@@ -49,7 +49,9 @@ int find_build_id(struct dl_phdr_info* info, size_t, void* out) {
   for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
-    const char* at = reinterpret_cast<const char*>(info->dlpi_addr + ph.p_vaddr);
+    // The loader gives the segment as an address; there is no pointer to derive it from.
+    const char* at = reinterpret_cast<const char*>(  // NOLINT(performance-no-int-to-ptr)
+        info->dlpi_addr + ph.p_vaddr);
     const char* end = at + ph.p_memsz;
     while (at + sizeof(ElfW(Nhdr)) <= end) {
       ElfW(Nhdr) note;

@@ -63,20 +63,9 @@ Poll AnnounceServeTask::step() {
   if (!started_) {
     const LiteVersion v = session_.wire_version();
     wire::lite::AnnounceRequest req;
-    switch (next(
-        wire::lite::AnnounceRequest::kName,
-        [v](std::span<const uint8_t> in) { return wire::lite::AnnounceRequest::decode(in, v); },
-        req)) {
-      case core::In::Message:
-        break;
-      case core::In::Pending:
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
+    if (std::optional<Poll> p = core::unless_message(next(
+            wire::lite::AnnounceRequest::kName, decoder_of<wire::lite::AnnounceRequest>(v), req)))
+      return *p;
     started_ = true;
     prefix_ = Path(req.prefix);
     hidden_ = req.hidden;

@@ -25,19 +25,9 @@ Poll AuthServeTask::step() {
   if (!answered_) {
     const wire::lite::LiteVersion v = session_.wire_version();
     wire::lite::Auth msg;
-    switch (next(
-        wire::lite::Auth::kName,
-        [v](std::span<const uint8_t> in) { return wire::lite::Auth::decode(in, v); }, msg)) {
-      case core::In::Message:
-        break;
-      case core::In::Pending:
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
+    if (std::optional<Poll> p = core::unless_message(
+            next(wire::lite::Auth::kName, decoder_of<wire::lite::Auth>(v), msg)))
+      return *p;
     answered_ = true;
     send_->set_send_order(kControlSendOrder);
     const auto& authorize = session_.config().authorize;

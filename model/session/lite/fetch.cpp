@@ -39,19 +39,9 @@ Poll FetchServeTask::step() {
 
 Poll FetchServeTask::request() {
   const wire::lite::LiteVersion v = session_.wire_version();
-  switch (next(
-      wire::lite::Fetch::kName,
-      [v](std::span<const uint8_t> in) { return wire::lite::Fetch::decode(in, v); }, req_)) {
-    case core::In::Message:
-      break;
-    case core::In::Pending:
-    case core::In::Malformed:
-      return Poll::Pending;
-    case core::In::Fin:
-    case core::In::Reset:
-    case core::In::Closed:
-      return Poll::Done;
-  }
+  if (std::optional<Poll> p = core::unless_message(
+          next(wire::lite::Fetch::kName, decoder_of<wire::lite::Fetch>(v), req_)))
+    return *p;
   Result<TrackConsumer> track = session_.find_track(Path(req_.broadcast), req_.track);
   if (!track) {
     cancel(reset_code_for(track.error()));

@@ -19,19 +19,9 @@ Poll GoawayServeTask::step() {
   if (!received_) {
     const wire::lite::LiteVersion v = session_.wire_version();
     wire::lite::Goaway msg;
-    switch (next(
-        wire::lite::Goaway::kName,
-        [v](std::span<const uint8_t> in) { return wire::lite::Goaway::decode(in, v); }, msg)) {
-      case core::In::Message:
-        break;
-      case core::In::Pending:
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
+    if (std::optional<Poll> p = core::unless_message(
+            next(wire::lite::Goaway::kName, decoder_of<wire::lite::Goaway>(v), msg)))
+      return *p;
     received_ = true;
     if (Status st = session_.on_peer_goaway(std::move(msg.uri)); !st) {
       session_.violation(st.error());

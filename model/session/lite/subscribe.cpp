@@ -90,19 +90,9 @@ Poll SubscribeServeTask::step() {
 
 Poll SubscribeServeTask::request() {
   const LiteVersion v = session_.wire_version();
-  switch (next(
-      wire::lite::Subscribe::kName,
-      [v](std::span<const uint8_t> in) { return wire::lite::Subscribe::decode(in, v); }, req_)) {
-    case core::In::Message:
-      break;
-    case core::In::Pending:
-    case core::In::Malformed:
-      return Poll::Pending;
-    case core::In::Fin:
-    case core::In::Reset:
-    case core::In::Closed:
-      return Poll::Done;
-  }
+  if (std::optional<Poll> p = core::unless_message(
+          next(wire::lite::Subscribe::kName, decoder_of<wire::lite::Subscribe>(v), req_)))
+    return *p;
   if (!req_.check()) {
     // A frame-range rule broken: the spec answers with a stream reset, not a session close.
     ++session_.stats().protocol_errors;
@@ -125,10 +115,8 @@ bool SubscribeServeTask::read_updates(Poll& result) {
   const LiteVersion v = session_.wire_version();
   while (!peer_fin_) {
     wire::lite::SubscribeUpdate update;
-    switch (next(
-        wire::lite::SubscribeUpdate::kName,
-        [v](std::span<const uint8_t> in) { return wire::lite::SubscribeUpdate::decode(in, v); },
-        update)) {
+    switch (next(wire::lite::SubscribeUpdate::kName, decoder_of<wire::lite::SubscribeUpdate>(v),
+                 update)) {
       case core::In::Message:
         if (!update.check()) {
           ++session_.stats().protocol_errors;

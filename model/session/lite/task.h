@@ -3,11 +3,14 @@
 // Both know their LiteSession.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <type_traits>
 
 #include "model/async/task_pool.h"
 #include "model/session/core/bidi_stream_task.h"
 #include "model/session/core/engine_task.h"
+#include "model/wire/lite/version.h"
 
 namespace moq::session::lite {
 
@@ -15,6 +18,12 @@ class LiteSession;
 
 using BidiTask = core::EngineTask<LiteSession, core::BidiStreamTask>;
 using UniTask = core::EngineTask<LiteSession, PooledTask>;
+
+// The decoder BidiTask::next() takes for lite message M under version v.
+template <class M>
+auto decoder_of(wire::lite::LiteVersion v) {
+  return [v](std::span<const uint8_t> in) { return M::decode(in, v); };
+}
 
 // A lite message's name, for core::dispatch().
 inline const char* message_name(const auto& m) {

@@ -44,19 +44,9 @@ Poll TrackServeTask::step() {
     case State::Request: {
       const wire::lite::LiteVersion v = session_.wire_version();
       wire::lite::Track req;
-      switch (next(
-          wire::lite::Track::kName,
-          [v](std::span<const uint8_t> in) { return wire::lite::Track::decode(in, v); }, req)) {
-        case core::In::Message:
-          break;
-        case core::In::Pending:
-        case core::In::Malformed:
-          return Poll::Pending;
-        case core::In::Fin:
-        case core::In::Reset:
-        case core::In::Closed:
-          return Poll::Done;
-      }
+      if (std::optional<Poll> p = core::unless_message(
+              next(wire::lite::Track::kName, decoder_of<wire::lite::Track>(v), req)))
+        return *p;
       send_->set_send_order(kControlSendOrder);
       Result<TrackConsumer> track = session_.find_track(Path(req.broadcast), req.track);
       if (!track) {
@@ -118,9 +108,7 @@ TrackAsker::Answer TrackAsker::ask_track(Bytes& request, TrackInfo& info, Error&
   }
   const wire::lite::LiteVersion v = session_.wire_version();
   wire::lite::TrackInfo msg;
-  switch (next(
-      wire::lite::TrackInfo::kName,
-      [v](std::span<const uint8_t> in) { return wire::lite::TrackInfo::decode(in, v); }, msg)) {
+  switch (next(wire::lite::TrackInfo::kName, decoder_of<wire::lite::TrackInfo>(v), msg)) {
     case core::In::Message:
       break;
     case core::In::Pending:

@@ -3,7 +3,6 @@
 #include <charconv>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace moq::counters {
@@ -79,21 +78,8 @@ std::string_view callgrind_dump_label(std::string_view text) {
   return label;
 }
 
-std::optional<uint64_t> CallgrindDumpTotals::event(std::string_view name) const {
-  for (const auto& [n, v] : events)
-    if (n == name) return v;
-  return std::nullopt;
-}
-
 Result<uint64_t> parse_callgrind_dump_ir(std::string_view text, std::string_view label,
                                          std::string_view source) {
-  Result<CallgrindDumpTotals> totals = parse_callgrind_dump(text, label, source);
-  if (!totals) return totals.error();
-  return totals->ir;
-}
-
-Result<CallgrindDumpTotals> parse_callgrind_dump(std::string_view text, std::string_view label,
-                                                 std::string_view source) {
   std::optional<size_t> ir_index;
   std::optional<Line> events, summary, totals;
   std::string_view trigger;
@@ -169,17 +155,7 @@ Result<CallgrindDumpTotals> parse_callgrind_dump(std::string_view text, std::str
                         std::to_string(*from_summary) + " differs from totals Ir " +
                         std::to_string(*from_totals)};
   }
-  CallgrindDumpTotals out;
-  out.ir = from_summary ? *from_summary : *from_totals;
-  // Every event of the part, from the line the Ir came from (the summary when there is one).
-  const Line& costs = summary ? *summary : *totals;
-  const std::string_view key = summary ? "summary" : "totals";
-  for (size_t i = 0; i < names.size(); ++i) {
-    Result<uint64_t> v = column(key, costs.text.substr(key.size() + 1), i, source, costs.number);
-    if (!v) return v.error();
-    out.events.emplace_back(std::string(names[i]), *v);
-  }
-  return out;
+  return from_summary ? *from_summary : *from_totals;
 }
 
 }  // namespace moq::counters

@@ -41,28 +41,6 @@ TEST(CallgrindDump, FindsIrAmongSeveralEvents) {
   EXPECT_EQ(*ir, 6021u);
 }
 
-TEST(CallgrindDump, ReadsEveryEventOfTheSimulators) {
-  // --cache-sim=yes --branch-sim=yes, as callgrind orders the columns; the last ones omitted
-  // (zero) in the summary.
-  std::string text = dump(kTrigger, "events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim",
-                          "summary: 6021 900 800 12 30 40 11 5 6 700 25 10",
-                          "totals: 6021 900 800 12 30 40 11 5 6 700 25 10");
-  Result<CallgrindDumpTotals> totals = parse_callgrind_dump(text, "moq-region-1", "out.1");
-  ASSERT_TRUE(totals.ok()) << totals.error().message;
-  EXPECT_EQ(totals->ir, 6021u);
-  EXPECT_EQ(totals->events.size(), 13u);
-  EXPECT_EQ(totals->event("D1mw"), 40u);
-  EXPECT_EQ(totals->event("Bcm"), 25u);
-  EXPECT_EQ(totals->event("Bim"), 0u) << "an omitted trailing column is 0";
-  EXPECT_EQ(totals->event("Ge"), std::nullopt);
-  // Without the simulators there is Ir alone.
-  totals = parse_callgrind_dump(dump(kTrigger, "events: Ir", "summary: 6021", "totals: 6021"),
-                                "moq-region-1", "out.1");
-  ASSERT_TRUE(totals.ok());
-  EXPECT_EQ(totals->events.size(), 1u);
-  EXPECT_EQ(totals->event("I1mr"), std::nullopt);
-}
-
 TEST(CallgrindDump, OmittedTrailingColumnReadsZero) {
   std::string text = dump(kTrigger, "events: Dr Ir", "summary: 7", "totals: 7");
   Result<uint64_t> ir = parse_callgrind_dump_ir(text, "moq-region-1", "out.1");

@@ -148,7 +148,7 @@ void Relay::route(Peer& peer, const Path& path, const BroadcastConsumer& broadca
 }
 
 void Relay::withdraw(Peer& peer, const Path& path) {
-  const std::string& key = path.str();
+  const std::string key = path.str();  // a copy: path may belong to an entry erased below
   if (peer.waiting.erase(key)) {
     auto it = waiting_.find(key);
     std::deque<Waiting>& queue = it->second;

@@ -118,16 +118,10 @@ Action add_explain_command(CLI::App& app, const CliContext& ctx) {
       return bad_input(ctx, "explain",
                        "HEAD is missing: give two builds or profiles (one build alone only with "
                        "--allocations)");
-    std::string scratch = (fs::temp_directory_path() / "moq-explain.XXXXXX").string();
-    if (mkdtemp(scratch.data()) == nullptr)
-      return bad_input(ctx, "explain", "cannot make a scratch directory under $TMPDIR");
-    struct Cleanup {
-      std::string dir;
-      ~Cleanup() {
-        std::error_code ignored;
-        fs::remove_all(dir, ignored);
-      }
-    } cleanup{scratch};
+    Result<ExplainScratch> made = ExplainScratch::make();
+    if (!made) return bad_input(ctx, "explain", made.error().message);
+    const ExplainScratch scratch_dir = std::move(*made);
+    const std::string& scratch = scratch_dir.dir();
     Result<Side> base = load_side(args->base, *args, "base", scratch);
     if (!base) return bad_input(ctx, "explain", base.error().message);
     Result<Side> head = load_side(args->head, *args, "head", scratch);

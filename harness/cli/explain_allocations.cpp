@@ -118,16 +118,10 @@ int explain_allocations(const CliContext& ctx, const AllocationsRequest& r) {
   if (!valgrind) return bad_input(ctx, sub, "DHAT is not available: " + valgrind.error().message);
   Result<std::string> wrapper = wrapper_library();
   if (!wrapper) return bad_input(ctx, sub, wrapper.error().message);
-  std::string scratch = (fs::temp_directory_path() / "moq-explain.XXXXXX").string();
-  if (mkdtemp(scratch.data()) == nullptr)
-    return bad_input(ctx, sub, "cannot make a scratch directory under $TMPDIR");
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{scratch};
+  Result<ExplainScratch> made = ExplainScratch::make();
+  if (!made) return bad_input(ctx, sub, made.error().message);
+  const ExplainScratch scratch_dir = std::move(*made);
+  const std::string& scratch = scratch_dir.dir();
 
   std::vector<Measured> sides;
   for (const auto& [arg, role] : {std::pair{r.base, "base"}, std::pair{r.head, "head"}}) {

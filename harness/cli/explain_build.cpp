@@ -1,5 +1,6 @@
 #include "harness/cli/explain_build.h"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -59,6 +60,19 @@ Result<ExplainBuild> resolve_explain_build(const std::string& arg, const std::st
   }
   return Error{0, role + " '" + arg +
                       "' is neither a callgrind profile, a results file nor a moqbench binary"};
+}
+
+Result<ExplainScratch> ExplainScratch::make() {
+  std::string dir = (std::filesystem::temp_directory_path() / "moq-explain.XXXXXX").string();
+  if (mkdtemp(dir.data()) == nullptr)
+    return Error{0, "cannot make a scratch directory under $TMPDIR"};
+  return ExplainScratch(std::move(dir));
+}
+
+ExplainScratch::~ExplainScratch() {
+  if (dir_.empty()) return;
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
 }
 
 }  // namespace moq::cli

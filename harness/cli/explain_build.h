@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "model/base/result.h"
 
@@ -27,5 +28,23 @@ struct ExplainBuild {
 Result<ExplainBuild> resolve_explain_build(const std::string& arg, const std::string& role,
                                            const std::string& case_id,
                                            std::optional<uint32_t> warmup);
+
+// A private scratch folder under $TMPDIR (moq-explain.XXXXXX) for the measurements of one explain
+// run, removed with everything in it when this goes out of scope.
+class ExplainScratch {
+ public:
+  // The folder, or an error when it cannot be made (bad input: $TMPDIR).
+  static Result<ExplainScratch> make();
+  ExplainScratch(ExplainScratch&& o) noexcept : dir_(std::exchange(o.dir_, {})) {}
+  ExplainScratch(const ExplainScratch&) = delete;
+  ExplainScratch& operator=(const ExplainScratch&) = delete;
+  ExplainScratch& operator=(ExplainScratch&&) = delete;
+  ~ExplainScratch();
+  const std::string& dir() const { return dir_; }
+
+ private:
+  explicit ExplainScratch(std::string dir) : dir_(std::move(dir)) {}
+  std::string dir_;
+};
 
 }  // namespace moq::cli

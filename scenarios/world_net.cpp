@@ -7,6 +7,7 @@
 #include "sim/clock.h"
 #include "sim/memory/memory_transport.h"
 #include "sim/net/network.h"
+#include "sim/qmux/pipe.h"
 #if MOQ_QUIC
 #include "sim/quic/endpoint.h"
 #include "sim/quic/memnet.h"
@@ -17,7 +18,7 @@ namespace moq::scenarios {
 
 namespace {
 
-constexpr const char* kTransportNames[] = {"memory", "quic-sim", "quic"};
+constexpr const char* kTransportNames[] = {"memory", "quic-sim", "quic", "qmux"};
 // quic-sim's links take this long on their own (one way), before the axes add theirs.
 constexpr uint64_t kQuicSimLatencyNs = 500'000;
 
@@ -48,6 +49,25 @@ class MemoryNet final : public WorldNet {
 
  private:
   std::unique_ptr<sim::net::Network> network_;
+};
+
+// QMux-00 frames on an in-memory byte pipe (sim/qmux/pipe.h): its delivery tasks run on the
+// executor, so quiet is an idle executor, as on memory.
+class QmuxNet final : public WorldNet {
+ public:
+  explicit QmuxNet(Executor& executor) : WorldNet(executor) {}
+  Result<Link> connect(const std::string& alpn, LinkLimits limits) override {
+    sim::qmux::QmuxSettings settings;
+    settings.alpn = alpn;
+    settings.max_bidi = limits.max_bidi;
+    settings.conn_window = limits.conn_window;
+    Result<sim::qmux::QmuxPair> p = sim::qmux::make_pipe_pair(*executor_, settings);
+    if (!p) return p.error();
+    return Link{std::move(p->client), std::move(p->server)};
+  }
+  Status settle(const char* what, uint64_t step_budget) override {
+    return moq::scenarios::settle(*executor_, what, step_budget);
+  }
 };
 
 #if MOQ_QUIC
@@ -226,8 +246,9 @@ std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> 
       harness::AxisSpec::choice(
           "transport",
           "what carries the sessions: memory (sim/memory), quic-sim (QUIC over simulated links, "
-          "exact counts) or quic (QUIC over loopback UDP, real clock)",
-          {"memory", "quic-sim", "quic"}),
+          "exact counts), quic (QUIC over loopback UDP, real clock) or qmux (QMux-00 frames on an "
+          "in-memory byte pipe, exact counts)",
+          {"memory", "quic-sim", "quic", "qmux"}),
       harness::AxisSpec::integer("latency_ms", "one-way latency of every link (ms)", 0, 0, 10'000),
       harness::AxisSpec::integer("bandwidth_kbps",
                                  "bandwidth of every link each way (kbit/s; 0: unlimited)", 0, 0,
@@ -249,14 +270,14 @@ Result<Transport> transport_of(const harness::CaseSpec& spec) {
   for (size_t i = 0; i < std::size(kTransportNames); ++i) {
     if (name != kTransportNames[i]) continue;
 #if !MOQ_QUIC
-    if (i > 0)
+    if (i == 1 || i == 2)
       return Error{0, "transport=" + name +
                           " needs the QUIC backend: this build has MOQ_QUIC=OFF (use "
                           "transport=memory)"};
 #endif
     return static_cast<Transport>(i);
   }
-  return Error{0, "transport '" + name + "' is not one of memory, quic-sim, quic"};
+  return Error{0, "transport '" + name + "' is not one of memory, quic-sim, quic, qmux"};
 }
 
 std::unique_ptr<Clock> make_world_clock([[maybe_unused]] Transport transport) {
@@ -272,14 +293,17 @@ Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport tr
   link.bandwidth_bps = static_cast<uint64_t>(spec.integer("bandwidth_kbps")) * 1000;
   link.loss = static_cast<double>(spec.integer("loss_pct")) / 100;
   link.seed = static_cast<uint64_t>(spec.integer("seed"));
-  if (transport == Transport::Quic && !link.ideal()) {
+  if ((transport == Transport::Quic || transport == Transport::Qmux) && !link.ideal()) {
     std::string modelled;
     for (const char* axis : {"latency_ms", "bandwidth_kbps", "loss_pct"}) {
       if (spec.integer(axis) == 0) continue;
       modelled += (modelled.empty() ? "" : ", ") + std::string(axis) + "=" +
                   std::to_string(spec.integer(axis));
     }
-    return Error{0, "transport=quic runs on real sockets with no link model, so " + modelled +
+    return Error{0, std::string(transport == Transport::Quic
+                                    ? "transport=quic runs on real sockets"
+                                    : "transport=qmux runs on an in-memory byte pipe") +
+                        " with no link model, so " + modelled +
                         " needs transport=memory or transport=quic-sim"};
   }
   if (Status st = link.validate(); !st) return st.error();
@@ -289,6 +313,7 @@ Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport tr
 
 std::unique_ptr<WorldNet> make_world_net([[maybe_unused]] Transport transport, Executor& executor,
                                          const sim::net::LinkConfig& link) {
+  if (transport == Transport::Qmux) return std::make_unique<QmuxNet>(executor);
 #if MOQ_QUIC
   if (transport == Transport::QuicSim) return std::make_unique<QuicSimNet>(executor, link);
   if (transport == Transport::Quic) return std::make_unique<UdpNet>(executor);

@@ -4,7 +4,9 @@
 //              on the virtual clock, every random choice seeded: the same build and arguments
 //              give the same packets and the same counts;
 //  - quic:     real QUIC over UDP sockets on 127.0.0.1, both endpoints in this process, one event
-//              loop, the real clock.
+//              loop, the real clock;
+//  - qmux:     QUIC's stream frames without QUIC: QMux-00 (sim/qmux) on a deterministic in-memory
+//              byte pipe, on the virtual clock, so that the cost of framing alone can be compared.
 // A world asks it for connected pairs and for quiet (settle): what "nothing more will happen
 // now" means differs: an idle executor in memory; on QUIC, also no packet on the way and no
 // stream data left to send (on real UDP: none left unacknowledged either, as packets in the
@@ -25,7 +27,7 @@
 
 namespace moq::scenarios {
 
-enum class Transport : uint8_t { Memory, QuicSim, Quic };
+enum class Transport : uint8_t { Memory, QuicSim, Quic, Qmux };
 
 // A world scenario's axes: its own, then those of the network under the world: `transport`, then
 // the link model (sim/net/link.h)
@@ -37,7 +39,7 @@ std::vector<harness::AxisSpec> with_network_axes(std::vector<harness::AxisSpec> 
 // The case's transport; memory for a scenario without the axis.
 Result<Transport> transport_of(const harness::CaseSpec& spec);
 // The case's link model (ideal for a scenario without the axes). quic-sim's links add 0.5 ms of
-// their own to latency_ms; real QUIC has no model and refuses one.
+// their own to latency_ms; real QUIC and qmux have no model and refuse one.
 Result<sim::net::LinkConfig> link_of(const harness::CaseSpec& spec, Transport transport);
 
 struct Link {

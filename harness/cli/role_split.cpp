@@ -14,25 +14,40 @@ namespace {
 
 // A transport's entry points: every call into it from a session goes through one of these, and
 // none of them calls another. sim/memory: every method of its three classes (their work is in
-// detail::Core). sim/quic: the methods of the transport interface (model/transport.h) only, since
-// its classes' other methods call each other.
+// detail::Core). sim/quic and sim/qmux: the methods of the transport interface
+// (model/transport.h) only, since their classes' other methods call each other.
 std::vector<std::string> memory_transport_entries() {
   return {"moq::sim::memory::MemoryConnection::*", "moq::sim::memory::detail::SendHalf::*",
           "moq::sim::memory::detail::RecvHalf::*"};
 }
 
-std::vector<std::string> quic_transport_entries() {
+// The interface methods of a backend's connection and stream halves, by their classes' names.
+// read_all only where it calls no other entry point (sim/quic's falls back on read()).
+std::vector<std::string> interface_entries(const std::string& connection,
+                                           const std::string& send_half,
+                                           const std::string& recv_half, bool read_all) {
   std::vector<std::string> out;
   for (const char* m : {"executor", "alpn", "is_client", "open_uni", "open_bidi", "can_open",
                         "accept_uni", "accept_bidi", "incoming", "send_datagram", "recv_datagram",
                         "datagrams", "close", "close_error", "closed", "stats", "wire_stats"})
-    out.push_back(std::string("moq::sim::quic::QuicConnection::") + m + "(*");
+    out.push_back(connection + "::" + m + "(*");
   for (const char* m :
        {"id", "write", "finish", "reset", "set_send_order", "writable", "stop_code", "release"})
-    out.push_back(std::string("moq::sim::quic::QSendHalf::") + m + "(*");
+    out.push_back(send_half + "::" + m + "(*");
   for (const char* m : {"id", "read", "stop", "readable", "release"})
-    out.push_back(std::string("moq::sim::quic::QRecvHalf::") + m + "(*");
+    out.push_back(recv_half + "::" + m + "(*");
+  if (read_all) out.push_back(recv_half + "::read_all(*");
   return out;
+}
+
+std::vector<std::string> quic_transport_entries() {
+  return interface_entries("moq::sim::quic::QuicConnection", "moq::sim::quic::QSendHalf",
+                           "moq::sim::quic::QRecvHalf", false);
+}
+
+std::vector<std::string> qmux_transport_entries() {
+  return interface_entries("moq::sim::qmux::QmuxConnection", "moq::sim::qmux::detail::QxSendHalf",
+                           "moq::sim::qmux::detail::QxRecvHalf", true);
 }
 
 // The roles whose entry functions a pass toggles: all but the harness.
@@ -144,10 +159,10 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
                                          const harness::RunOptions& options,
                                          std::optional<int> cpu) {
   const std::string& transport = spec.text("transport");
-  if (!transport.empty() && transport != "memory" && transport != "quic-sim")
+  if (!transport.empty() && transport != "memory" && transport != "quic-sim" && transport != "qmux")
     return harness::failed_case(spec, options,
                                 "--roles: only the memory and quic-sim transports are split by "
-                                "role (on the virtual clock), not '" +
+                                "role (and qmux: the worlds on the virtual clock), not '" +
                                     transport + "'");
   CollectPass with_marker;
   with_marker.read_allocation_marker = true;
@@ -166,7 +181,9 @@ results::CaseResult measure_case_by_role(const harness::CaseSpec& spec,
   Result<uint64_t> marker = marker_cost_per_call(plain_marker, plain);
   if (!marker) return fail(marker.error().message);
   const std::vector<std::string> transport_entries =
-      transport == "quic-sim" ? quic_transport_entries() : memory_transport_entries();
+      transport == "quic-sim" ? quic_transport_entries()
+      : transport == "qmux"   ? qmux_transport_entries()
+                              : memory_transport_entries();
 
   Pass h{"H", true, {}};
   for (Role role : kSplitRoles)

@@ -26,8 +26,9 @@
 // allocator calls callgrind collected against the in-process counter), or the case fails with
 // the difference. So do odd or out-of-range T_r (an entry point that nests in another).
 //
-// The memory and quic-sim transports are split (quic-sim's links and connections are tasks of the
-// transport role, and the sessions call it through the transport interface); real QUIC over UDP
+// The memory, quic-sim and qmux transports are split (quic-sim's links and connections, and
+// qmux's byte pipe, are tasks of the transport role, and the sessions call them through the
+// transport interface); real QUIC over UDP
 // runs on the wall clock, which no two passes share, and is refused by name.
 #pragma once
 

@@ -1,7 +1,7 @@
 # The `fuzz` ctest label of the test configuration: the libFuzzer targets are built by clang in
 # a tree of their own (build/test/fuzz, MOQ_FUZZ), and each runs for a bounded time on its seeds
 # (tests/fuzz/run-target): the wire targets' generated ones, the session target's committed
-# recordings. tools/fuzz runs them for longer.
+# recordings, the QMux target's committed seeds. tools/fuzz runs them for longer.
 find_program(MOQ_CLANG clang)
 find_program(MOQ_CLANGXX clang++)
 if(NOT MOQ_CLANG OR NOT MOQ_CLANGXX)
@@ -22,9 +22,17 @@ ExternalProject_Add(moq_fuzz_tree
 set(MOQ_FUZZ_SEEDS_wire_lite ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds)
 set(MOQ_FUZZ_SEEDS_wire_ietf ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_seeds)
 set(MOQ_FUZZ_SEEDS_session ${CMAKE_CURRENT_LIST_DIR}/corpus/session)
-foreach(target wire_lite wire_ietf session)
+set(MOQ_FUZZ_SEEDS_qmux ${CMAKE_CURRENT_LIST_DIR}/corpus/qmux)
+# Seconds each runs: the QMux target's inputs are small and its seeds committed, so a short run
+# covers them and keeps the suite's time.
+set(MOQ_FUZZ_SECONDS_wire_lite 30)
+set(MOQ_FUZZ_SECONDS_wire_ietf 30)
+set(MOQ_FUZZ_SECONDS_session 30)
+set(MOQ_FUZZ_SECONDS_qmux 5)
+foreach(target wire_lite wire_ietf session qmux)
   add_test(NAME fuzz.${target}
            COMMAND ${CMAKE_CURRENT_LIST_DIR}/run-target ${MOQ_FUZZ_DIR}/tests/fuzz/fuzz_${target}
-                   ${MOQ_FUZZ_SEEDS_${target}} ${CMAKE_BINARY_DIR}/fuzz-work/${target} 30)
+                   ${MOQ_FUZZ_SEEDS_${target}} ${CMAKE_BINARY_DIR}/fuzz-work/${target}
+                   ${MOQ_FUZZ_SECONDS_${target}})
   set_tests_properties(fuzz.${target} PROPERTIES LABELS "fuzz" TIMEOUT 300)
 endforeach()

@@ -36,25 +36,6 @@ enum class In : uint8_t {
   Malformed,  // error() names the message and field (the session closes with error().code)
 };
 
-// For a task that cannot go on without the message it reads (a request it serves, the one
-// answer it waits for): nullopt when next() found it, otherwise what the task returns. It waits
-// while nothing complete came and after a malformed message (the session is already closing with
-// the violation); it is done once the stream ended before the message, however it ended.
-constexpr std::optional<Poll> unless_message(In in) {
-  switch (in) {
-    case In::Message:
-      return std::nullopt;
-    case In::Pending:
-    case In::Malformed:
-      return Poll::Pending;
-    case In::Fin:
-    case In::Reset:
-    case In::Closed:
-      return Poll::Done;
-  }
-  return Poll::Done;
-}
-
 class StreamInput {
  public:
   StreamInput() = default;

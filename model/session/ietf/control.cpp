@@ -166,34 +166,36 @@ Poll ControlReceiver::receive(IetfSession& s, core::StreamInput& in, Waiter& wai
     if (s.is_closed()) return Poll::Done;
   }
   const w::IetfVersion v = s.v();
-  for (;;) {
-    w::ControlMessage m;
-    switch (in.next(
-        waiter, "control message",
-        [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, m)) {
-      case core::In::Message:
-        ++s.stats().messages_decoded;
-        if (Status st = core::dispatch(*this, m, "control",
-                                       [v](const auto& msg) { return message_name(msg, v); });
-            !st) {
-          s.violation(st.error());
-          return Poll::Done;
-        }
-        if (s.is_closed()) return Poll::Done;
-        continue;
-      case core::In::Pending:
-        return Poll::Pending;
-      case core::In::Malformed:
-        s.violation(std::move(in.error()));
-        return Poll::Done;
-      case core::In::Fin:
-      case core::In::Reset:
-        if (!s.is_closed()) s.violation("control stream: the peer closed its control stream");
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  w::ControlMessage m;
+  // Every end returns: the read never goes on past it.
+  return core::read_each(
+             [&] {
+               return in.next(
+                   waiter, "control message",
+                   [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, m);
+             },
+             [&](core::on::Message) -> core::Then<> {
+               ++s.stats().messages_decoded;
+               if (Status st = core::dispatch(
+                       *this, m, "control", [v](const auto& msg) { return message_name(msg, v); });
+                   !st) {
+                 s.violation(st.error());
+                 return Poll::Done;
+               }
+               if (s.is_closed()) return Poll::Done;
+               return core::kGoOn;
+             },
+             [&](core::on::Malformed) {
+               s.violation(std::move(in.error()));
+               return Poll::Done;
+             },
+             [&](core::on::Ended) {
+               if (!s.is_closed())
+                 s.violation("control stream: the peer closed its control stream");
+               return Poll::Done;
+             },
+             [](core::on::Closed) { return Poll::Done; })
+      .value_or(Poll::Done);
 }
 
 bool ControlReceiver::on(const w::GoAway& goaway) {

@@ -294,27 +294,24 @@ Poll FetchServeTask::step() {
   if (!fill_) {
     // Watch the request stream: a reset cancels the fetch (draft-ietf-moq-transport, FETCH).
     w::ControlMessage msg;
-    for (bool more = true; more;) {
-      switch (next_message(msg)) {
-        case core::In::Message:
-          session_.violation(
-              core::unexpected_message(w::control_name(msg, session_.v()), "FETCH request"));
-          return Poll::Pending;
-        case core::In::Pending:
-        case core::In::Fin:
-          more = false;
-          break;
-        case core::In::Malformed:
-          return Poll::Pending;
-        case core::In::Reset:
-          // Not cancel(): it abandons the job, and a job abandoned inside its own step would
-          // retire twice (the pool then hands the task out twice).
-          if (data_ && !data_done_ && data_->reset(kCancelled)) ++session_.stats().streams_reset;
-          return Poll::Done;
-        case core::In::Closed:
-          return Poll::Done;
-      }
-    }
+    if (core::Then<> p =
+            core::read_each([&] { return next_message(msg); },
+                            [&](core::on::Message) {
+                              session_.violation(core::unexpected_message(
+                                  w::control_name(msg, session_.v()), "FETCH request"));
+                              return Poll::Pending;
+                            },
+                            [](core::on::Pending) { return core::kGoOn; },
+                            [](core::on::Fin) { return core::kGoOn; },
+                            [&](core::on::Reset) {
+                              // Not cancel(): it abandons the job, and a job abandoned inside its
+                              // own step would retire twice (the pool then hands the task out
+                              // twice).
+                              if (data_ && !data_done_ && data_->reset(kCancelled))
+                                ++session_.stats().streams_reset;
+                              return Poll::Done;
+                            }))
+      return *p;
     if (!write()) return Poll::Done;
   }
   if (phase_ == Phase::Resolve) {
@@ -514,30 +511,26 @@ Poll FetchRequestTask::step() {
     if (!send_message(fetch_)) return fail(session_.session_error());
     sent_ = true;
   }
-  for (bool more = true; more;) {
-    switch (next_handled(*this, "FETCH request")) {
-      case core::In::Message:
-        if (session_.is_closed()) return Poll::Pending;
-        if (refused_) return Poll::Done;
-        continue;
-      case core::In::Pending:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-        if (!ok_ && !failed_)
-          return fail(Error{data_error::kCancelled,
-                            "FETCH: the publisher ended the stream without a response"});
-        more = false;
-        break;
-      case core::In::Reset:
-        return fail(Error{in_.code(), "FETCH: the publisher reset the request (code " +
-                                          w::describe_value(in_.code()) + ")"});
-      case core::In::Closed:
-        return fail(session_.session_error());
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_handled(*this, "FETCH request"); },
+          [&](core::on::Message) -> core::Then<> {
+            if (session_.is_closed()) return Poll::Pending;
+            if (refused_) return Poll::Done;
+            return core::kGoOn;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [&](core::on::Fin) -> core::Then<> {
+            if (!ok_ && !failed_)
+              return fail(Error{data_error::kCancelled,
+                                "FETCH: the publisher ended the stream without a response"});
+            return core::kGoOn;
+          },
+          [&](core::on::Reset) {
+            return fail(Error{in_.code(), "FETCH: the publisher reset the request (code " +
+                                              w::describe_value(in_.code()) + ")"});
+          },
+          [&](core::on::Closed) { return fail(session_.session_error()); }))
+    return *p;
   if (data_.attached() && !data_done_) {
     Poll result = Poll::Pending;
     if (!read_data(result)) return result;

@@ -155,23 +155,19 @@ void BidiInboundTask::clear() {
 
 Poll BidiInboundTask::step() {
   const w::IetfVersion v = session_.v();
-  switch (in_.next_in_place(waiter_, "control message", [&](std::span<const uint8_t> bytes) {
-    return w::decode_control_into(bytes, v, first_);
-  })) {
-    case core::In::Message:
-      ++session_.stats().messages_decoded;
-      session_.dispatch_request(std::move(send_), in_, first_);
-      return Poll::Done;
-    case core::In::Pending:
-      return Poll::Pending;
-    case core::In::Malformed:
-      session_.violation(std::move(in_.error()));
-      return Poll::Done;
-    case core::In::Fin:
-    case core::In::Reset:
-    case core::In::Closed:
-      return Poll::Done;  // abandoned before its first message
-  }
+  // Ended before its first message: nothing to do (the defaults).
+  if (core::Then<> p = core::on_read(in_.next_in_place(waiter_, "control message",
+                                                       [&](std::span<const uint8_t> bytes) {
+                                                         return w::decode_control_into(bytes, v,
+                                                                                       first_);
+                                                       }),
+                                     [&](core::on::Malformed) {
+                                       session_.violation(std::move(in_.error()));
+                                       return Poll::Done;
+                                     }))
+    return *p;
+  ++session_.stats().messages_decoded;
+  session_.dispatch_request(std::move(send_), in_, first_);
   return Poll::Done;
 }
 

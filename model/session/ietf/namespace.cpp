@@ -33,25 +33,20 @@ void NamespaceServeTask::clear() {
 
 Poll NamespaceServeTask::step() {
   w::ControlMessage msg;
-  for (bool more = true; more;) {
-    switch (next_message(msg)) {
-      case core::In::Message:
-        session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
-                                                    "SUBSCRIBE_NAMESPACE request"));
-        return Poll::Pending;
-      case core::In::Pending:
-      case core::In::Fin:  // -22: the subscriber sends nothing more
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Reset:
-        cancel(kCancelled);
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_message(msg); },
+          [&](core::on::Message) {
+            session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
+                                                        "SUBSCRIBE_NAMESPACE request"));
+            return Poll::Pending;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [](core::on::Fin) { return core::kGoOn; },  // -22: the subscriber sends nothing more
+          [&](core::on::Reset) {
+            cancel(kCancelled);
+            return Poll::Done;
+          }))
+    return *p;
   if (!started_) {
     started_ = true;
     std::optional<Path> prefix = path_of(std::get<w::SubscribeNamespace>(request_).prefix);
@@ -175,30 +170,26 @@ Poll NamespaceRequestTask::step() {
     if (!send_message(m)) return Poll::Done;
     sent_ = true;
   }
-  for (bool more = true; more;) {
-    switch (next_handled(*this, "SUBSCRIBE_NAMESPACE request")) {
-      case core::In::Message:
-        if (session_.is_closed()) return Poll::Pending;
-        continue;
-      case core::In::Pending:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-        // The publisher's side ended: NAMESPACE_DONE for everything (draft-ietf-moq-transport,
-        // SUBSCRIBE_NAMESPACE).
-        withdraw_all();
-        Link<NsRequestTag>::unlink();
-        if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
-        return Poll::Done;
-      case core::In::Reset:
-        cancel(kCancelled);
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  if (core::Then<> p =
+          core::read_each([&] { return next_handled(*this, "SUBSCRIBE_NAMESPACE request"); },
+                          [&](core::on::Message) -> core::Then<> {
+                            if (session_.is_closed()) return Poll::Pending;
+                            return core::kGoOn;
+                          },
+                          [](core::on::Pending) { return core::kGoOn; },
+                          [&](core::on::Fin) {
+                            // The publisher's side ended: NAMESPACE_DONE for everything
+                            // (draft-ietf-moq-transport, SUBSCRIBE_NAMESPACE).
+                            withdraw_all();
+                            Link<NsRequestTag>::unlink();
+                            if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
+                            return Poll::Done;
+                          },
+                          [&](core::on::Reset) {
+                            cancel(kCancelled);
+                            return Poll::Done;
+                          }))
+    return *p;
   return write() ? Poll::Pending : Poll::Done;
 }
 

@@ -204,7 +204,10 @@ DecodeStatus ObjectParser::parse_chunk(Bytes& c, Decode& decode, Emit& emit, uin
 template <class Payload>
 [[gnu::always_inline]] inline void append_object(GroupProducer& g, Payload&& payload) {
   if constexpr (std::is_same_v<Payload&&, Bytes&&>) {
-    if (!g.append(0, std::move(payload))) payload.reset();  // consumed either way
+    // Only an rvalue Bytes comes here (the if constexpr), so std::move does what std::forward
+    // would; append() leaves a refused payload in place, released here (consumed either way).
+    if (!g.append(0, std::move(payload)))  // NOLINT(bugprone-move-forwarding-reference)
+      payload.reset();                     // NOLINT(bugprone-use-after-move)
   } else {
     (void)g.write_frame(0, payload);
   }

@@ -64,28 +64,25 @@ Poll PublishNamespaceRequestTask::step() {
   }
   const w::IetfVersion v = session_.v();
   w::ControlMessage msg;
-  for (;;) {
-    switch (next_message(msg)) {
-      case core::In::Message:
-        if (Status st = core::dispatch(*this, msg, "PUBLISH_NAMESPACE request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-          return Poll::Pending;
-        }
-        continue;
-      case core::In::Pending:
-        return write() ? Poll::Pending : Poll::Done;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-        if (!send_ended_) cancel(kCancelled);
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  // Every end returns: the read never goes on past it.
+  return core::read_each(
+             [&] { return next_message(msg); },
+             [&](core::on::Message) -> core::Then<> {
+               if (Status st = core::dispatch(*this, msg, "PUBLISH_NAMESPACE request",
+                                              [v](const auto& m) { return message_name(m, v); });
+                   !st) {
+                 session_.violation(st.error());
+                 return Poll::Pending;
+               }
+               return core::kGoOn;
+             },
+             [&](core::on::Pending) { return write() ? Poll::Pending : Poll::Done; },
+             [&](core::on::Ended) {
+               if (!send_ended_) cancel(kCancelled);
+               return Poll::Done;
+             },
+             [](core::on::Closed) { return Poll::Done; })
+      .value_or(Poll::Done);
 }
 
 // ---- The peer's ----
@@ -115,25 +112,22 @@ Poll PublishNamespaceServeTask::step() {
     answered_ = true;
     session_.peer().announce(path_);
   }
-  for (;;) {
-    switch (next_handled(*this, "PUBLISH_NAMESPACE request")) {
-      case core::In::Message:
-        if (session_.is_closed()) return Poll::Pending;
-        continue;
-      case core::In::Pending:
-        return write() ? Poll::Pending : Poll::Done;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:  // withdrawn
-        if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
-        return Poll::Done;
-      case core::In::Reset:
-        cancel(kCancelled);
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  // Every end returns: the read never goes on past it.
+  return core::read_each([&] { return next_handled(*this, "PUBLISH_NAMESPACE request"); },
+                         [&](core::on::Message) -> core::Then<> {
+                           if (session_.is_closed()) return Poll::Pending;
+                           return core::kGoOn;
+                         },
+                         [&](core::on::Pending) { return write() ? Poll::Pending : Poll::Done; },
+                         [&](core::on::Fin) {  // withdrawn
+                           if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
+                           return Poll::Done;
+                         },
+                         [&](core::on::Reset) {
+                           cancel(kCancelled);
+                           return Poll::Done;
+                         })
+      .value_or(Poll::Done);
 }
 
 }  // namespace moq::session::ietf

@@ -26,20 +26,8 @@ Poll RefuseTask::step() {
   // Done once our FIN is out and the requester's side ended (FIN, reset, or stopped by us: a
   // refused PUBLISH is stopped at once). What it sends meanwhile does not matter.
   w::ControlMessage msg;
-  for (;;) {
-    switch (next_message(msg)) {
-      case core::In::Message:
-        continue;
-      case core::In::Pending:
-        return Poll::Pending;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  // The defaults: read on past every message, wait while none is complete, done once it ended.
+  return core::read_each([&] { return next_message(msg); }).value_or(Poll::Done);
 }
 
 }  // namespace moq::session::ietf

@@ -62,59 +62,60 @@ void SubscribeRequestTask::read_join_request() {
   if (!join_in_.attached()) return;
   const w::IetfVersion v = session_.v();
   w::ControlMessage m;
-  for (;;) {
-    const core::In in = join_in_.next(
-        join_rd_, "control message",
-        [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, m);
-    switch (in) {
-      case core::In::Message:
-        ++session_.stats().messages_decoded;
-        if (std::holds_alternative<w::FetchOk>(m) && !join_answered_) {
-          join_answered_ = true;
-          continue;
-        }
-        if (std::holds_alternative<w::RequestError>(m) && !join_answered_) {
-          join_answered_ = true;
-          join_data_done_ = true;
-          join_finished(false);  // no join data: the current group cannot be completed
-          continue;
-        }
-        session_.violation(
-            core::unexpected_message(w::control_name(m, v), "joining FETCH request"));
-        return;
-      case core::In::Pending:
-        break;
-      case core::In::Malformed:
-        session_.violation(std::move(join_in_.error()));
-        return;
-      case core::In::Fin:
-        if (!join_answered_) {
-          join_finished(false);
-          join_data_done_ = true;
-        }
-        join_answered_ = true;
-        if (!join_fin_sent_ && join_data_done_) {
-          join_fin_sent_ = true;
-          (void)join_send_->finish();
-        }
-        if (join_fin_sent_) {  // both sides done
-          join_in_.clear();
-          join_send_.reset();
-        }
-        return;
-      case core::In::Reset:
-        ++session_.stats().resets_received;
-        join_finished(false);
-        join_data_done_ = true;
-        join_in_.clear();
-        join_fin_sent_ = true;
-        join_send_.reset();
-        return;
-      case core::In::Closed:
-        return;
-    }
-    break;
-  }
+  // A Poll stops the read and this step of the join's request with it; its value is not used.
+  if (core::read_each(
+          [&] {
+            return join_in_.next(
+                join_rd_, "control message",
+                [v](std::span<const uint8_t> bytes) { return w::decode_control(bytes, v); }, m);
+          },
+          [&](core::on::Message) -> core::Then<> {
+            ++session_.stats().messages_decoded;
+            if (std::holds_alternative<w::FetchOk>(m) && !join_answered_) {
+              join_answered_ = true;
+              return core::kGoOn;
+            }
+            if (std::holds_alternative<w::RequestError>(m) && !join_answered_) {
+              join_answered_ = true;
+              join_data_done_ = true;
+              join_finished(false);  // no join data: the current group cannot be completed
+              return core::kGoOn;
+            }
+            session_.violation(
+                core::unexpected_message(w::control_name(m, v), "joining FETCH request"));
+            return Poll::Done;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [&](core::on::Malformed) {
+            session_.violation(std::move(join_in_.error()));
+            return Poll::Done;
+          },
+          [&](core::on::Fin) {
+            if (!join_answered_) {
+              join_finished(false);
+              join_data_done_ = true;
+            }
+            join_answered_ = true;
+            if (!join_fin_sent_ && join_data_done_) {
+              join_fin_sent_ = true;
+              (void)join_send_->finish();
+            }
+            if (join_fin_sent_) {  // both sides done
+              join_in_.clear();
+              join_send_.reset();
+            }
+            return Poll::Done;
+          },
+          [&](core::on::Reset) {
+            ++session_.stats().resets_received;
+            join_finished(false);
+            join_data_done_ = true;
+            join_in_.clear();
+            join_fin_sent_ = true;
+            join_send_.reset();
+            return Poll::Done;
+          }))
+    return;
   if (join_send_) (void)join_out_.flush(*join_send_, join_wr_);
 }
 

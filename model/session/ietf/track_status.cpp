@@ -26,25 +26,19 @@ void TrackStatusServeTask::clear() {
 
 Poll TrackStatusServeTask::step() {
   w::ControlMessage msg;
-  for (bool more = true; more;) {
-    switch (next_message(msg)) {
-      case core::In::Message:
-        session_.violation(
-            core::unexpected_message(w::control_name(msg, session_.v()), "TRACK_STATUS request"));
-        return Poll::Pending;
-      case core::In::Pending:
-      case core::In::Fin:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Reset:
-        cancel(uint64_t(w::StreamResetCode::Cancelled));
-        return Poll::Done;
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_message(msg); },
+          [&](core::on::Message) {
+            session_.violation(core::unexpected_message(w::control_name(msg, session_.v()),
+                                                        "TRACK_STATUS request"));
+            return Poll::Pending;
+          },
+          [](core::on::Pending) { return core::kGoOn; }, [](core::on::Fin) { return core::kGoOn; },
+          [&](core::on::Reset) {
+            cancel(uint64_t(w::StreamResetCode::Cancelled));
+            return Poll::Done;
+          }))
+    return *p;
   if (!answered_) {
     const w::TrackStatus& req = std::get<w::TrackStatus>(request_);
     if (!track_) {
@@ -130,29 +124,20 @@ Poll TrackStatusRequestTask::step() {
     sent_ = true;
   }
   w::ControlMessage msg;
-  for (bool more = true; more;) {
-    switch (next_message(msg)) {
-      case core::In::Message: {
-        const w::IetfVersion v = session_.v();
-        if (Status st = core::dispatch(*this, msg, "TRACK_STATUS request",
-                                       [v](const auto& m) { return message_name(m, v); });
-            !st) {
-          session_.violation(st.error());
-          return Poll::Pending;
-        }
-        continue;
-      }
-      case core::In::Pending:
-      case core::In::Fin:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_message(msg); },
+          [&](core::on::Message) -> core::Then<> {
+            const w::IetfVersion v = session_.v();
+            if (Status st = core::dispatch(*this, msg, "TRACK_STATUS request",
+                                           [v](const auto& m) { return message_name(m, v); });
+                !st) {
+              session_.violation(st.error());
+              return Poll::Pending;
+            }
+            return core::kGoOn;
+          },
+          [](core::on::Pending) { return core::kGoOn; }, [](core::on::Fin) { return core::kGoOn; }))
+    return *p;
   if (reply_.done() || peer_fin_) {
     if (!end_send()) return send_failed_ ? Poll::Done : Poll::Pending;
     if (both_ended()) return Poll::Done;

@@ -63,8 +63,8 @@ Poll AnnounceServeTask::step() {
   if (!started_) {
     const LiteVersion v = session_.wire_version();
     wire::lite::AnnounceRequest req;
-    if (std::optional<Poll> p = core::unless_message(next(
-            wire::lite::AnnounceRequest::kName, decoder_of<wire::lite::AnnounceRequest>(v), req)))
+    if (core::Then<> p = core::on_read(next(wire::lite::AnnounceRequest::kName,
+                                            decoder_of<wire::lite::AnnounceRequest>(v), req)))
       return *p;
     started_ = true;
     prefix_ = Path(req.prefix);
@@ -221,49 +221,45 @@ Poll AnnounceRequestTask::step() {
   }
   if (flush() == core::Flush::Failed) return Poll::Done;
   const LiteVersion v = session_.wire_version();
-  for (;;) {
-    core::In in;
-    if (!ok_received_) {
-      wire::lite::AnnounceOk ok;
-      in = next(
-          wire::lite::AnnounceOk::kName,
-          [v](std::span<const uint8_t> bytes) { return wire::lite::AnnounceOk::decode(bytes, v); },
-          ok);
-      if (in == core::In::Message) {
-        ok_received_ = true;
-        continue;
-      }
-    } else {
-      wire::lite::AnnounceMessage m;
-      in = next(
-          "ANNOUNCE message",
-          [v](std::span<const uint8_t> bytes) {
-            return wire::lite::decode_announce_message(bytes, v);
-          },
-          m);
-      if (in == core::In::Message) {
-        if (Status st = core::dispatch(*this, m, "Announce",
-                                       [](const auto& msg) { return message_name(msg); });
-            !st) {
-          session_.violation(st.error());
-        }
-        if (session_.is_closed()) return Poll::Pending;
-        continue;
-      }
-    }
-    switch (in) {
-      case core::In::Pending:
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-        (void)finish();  // paired close; every route learned here is gone (clear())
-        return Poll::Done;
-      case core::In::Closed:
-      case core::In::Message:
-        return Poll::Done;
-    }
-  }
+  wire::lite::AnnounceOk ok;
+  wire::lite::AnnounceMessage m;
+  // Every end returns: the read never goes on past it.
+  return core::read_each(
+             [&] {
+               if (!ok_received_) {
+                 return next(
+                     wire::lite::AnnounceOk::kName,
+                     [v](std::span<const uint8_t> bytes) {
+                       return wire::lite::AnnounceOk::decode(bytes, v);
+                     },
+                     ok);
+               }
+               return next(
+                   "ANNOUNCE message",
+                   [v](std::span<const uint8_t> bytes) {
+                     return wire::lite::decode_announce_message(bytes, v);
+                   },
+                   m);
+             },
+             [&](core::on::Message) -> core::Then<> {
+               if (!ok_received_) {  // the read was the ANNOUNCE_OK
+                 ok_received_ = true;
+                 return core::kGoOn;
+               }
+               if (Status st = core::dispatch(*this, m, "Announce",
+                                              [](const auto& msg) { return message_name(msg); });
+                   !st) {
+                 session_.violation(st.error());
+               }
+               if (session_.is_closed()) return Poll::Pending;
+               return core::kGoOn;
+             },
+             [&](core::on::Ended) {
+               (void)finish();  // paired close; every route learned here is gone (clear())
+               return Poll::Done;
+             },
+             [](core::on::Closed) { return Poll::Done; })
+      .value_or(Poll::Done);
 }
 
 }  // namespace moq::session::lite

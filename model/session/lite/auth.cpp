@@ -25,8 +25,8 @@ Poll AuthServeTask::step() {
   if (!answered_) {
     const wire::lite::LiteVersion v = session_.wire_version();
     wire::lite::Auth msg;
-    if (std::optional<Poll> p = core::unless_message(
-            next(wire::lite::Auth::kName, decoder_of<wire::lite::Auth>(v), msg)))
+    if (core::Then<> p =
+            core::on_read(next(wire::lite::Auth::kName, decoder_of<wire::lite::Auth>(v), msg)))
       return *p;
     answered_ = true;
     send_->set_send_order(kControlSendOrder);
@@ -111,32 +111,36 @@ Poll AuthRequestTask::step() {
     return Poll::Done;
   }
   const wire::lite::LiteVersion v = session_.wire_version();
-  for (;;) {
-    wire::lite::AuthReply reply;
-    switch (next(
-        "AUTH reply",
-        [v](std::span<const uint8_t> in) { return wire::lite::decode_auth_reply(in, v); }, reply)) {
-      case core::In::Message:
-        if (Status st =
-                core::dispatch(*this, reply, "Auth", [](const auto& m) { return message_name(m); });
-            !st) {
-          session_.violation(st.error());
-          return Poll::Pending;
-        }
-        continue;
-      case core::In::Pending:
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-      case core::In::Reset:
-        reply_.fail(Error{in_.code(), "AUTH: the peer ended the stream without an answer"});
-        (void)finish();  // paired close
-        return Poll::Done;
-      case core::In::Closed:
-        reply_.fail(Error{in_.code(), "AUTH: the connection closed"});
-        return Poll::Done;
-    }
-  }
+  wire::lite::AuthReply reply;
+  // Every end returns: the read never goes on past it.
+  return core::read_each(
+             [&] {
+               return next(
+                   "AUTH reply",
+                   [v](std::span<const uint8_t> in) {
+                     return wire::lite::decode_auth_reply(in, v);
+                   },
+                   reply);
+             },
+             [&](core::on::Message) -> core::Then<> {
+               if (Status st = core::dispatch(*this, reply, "Auth",
+                                              [](const auto& m) { return message_name(m); });
+                   !st) {
+                 session_.violation(st.error());
+                 return Poll::Pending;
+               }
+               return core::kGoOn;
+             },
+             [&](core::on::Ended) {
+               reply_.fail(Error{in_.code(), "AUTH: the peer ended the stream without an answer"});
+               (void)finish();  // paired close
+               return Poll::Done;
+             },
+             [&](core::on::Closed) {
+               reply_.fail(Error{in_.code(), "AUTH: the connection closed"});
+               return Poll::Done;
+             })
+      .value_or(Poll::Pending);
 }
 
 }  // namespace moq::session::lite

@@ -39,8 +39,8 @@ Poll FetchServeTask::step() {
 
 Poll FetchServeTask::request() {
   const wire::lite::LiteVersion v = session_.wire_version();
-  if (std::optional<Poll> p = core::unless_message(
-          next(wire::lite::Fetch::kName, decoder_of<wire::lite::Fetch>(v), req_)))
+  if (core::Then<> p =
+          core::on_read(next(wire::lite::Fetch::kName, decoder_of<wire::lite::Fetch>(v), req_)))
     return *p;
   Result<TrackConsumer> track = session_.find_track(Path(req_.broadcast), req_.track);
   if (!track) {

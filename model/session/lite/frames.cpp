@@ -151,7 +151,8 @@ Status FrameParser::feed(std::span<Bytes> chunks, GroupProducer& group, LiteVers
         // The usual case: the chunk is exactly the payload (the sender wrote it as one Bytes),
         // and it moves into the group.
         if (!group.append(ts_, std::move(chunk))) [[unlikely]]
-          return write(group, std::move(chunk));  // the group's reason
+          // append() leaves a refused chunk whole, and write() returns the group's reason.
+          return write(group, std::move(chunk));  // NOLINT(bugprone-use-after-move)
         in_payload_ = false;
         ++frames_;
         break;

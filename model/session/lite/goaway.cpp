@@ -19,8 +19,8 @@ Poll GoawayServeTask::step() {
   if (!received_) {
     const wire::lite::LiteVersion v = session_.wire_version();
     wire::lite::Goaway msg;
-    if (std::optional<Poll> p = core::unless_message(
-            next(wire::lite::Goaway::kName, decoder_of<wire::lite::Goaway>(v), msg)))
+    if (core::Then<> p =
+            core::on_read(next(wire::lite::Goaway::kName, decoder_of<wire::lite::Goaway>(v), msg)))
       return *p;
     received_ = true;
     if (Status st = session_.on_peer_goaway(std::move(msg.uri)); !st) {

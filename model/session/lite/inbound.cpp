@@ -73,14 +73,11 @@ Poll UniInboundTask::step() {
   switch (state_) {
     case State::Type: {
       uint64_t type = 0;
-      switch (in_.next(waiter_, "stream type", type_decoder(session_.wire_version()), type)) {
-        case core::In::Message:
-          break;
-        case core::In::Pending:
-          return Poll::Pending;
-        default:
-          return Poll::Done;  // ended before its type: nothing to do
-      }
+      // Ended before its type, or with a type the decoder refused: nothing to do.
+      if (core::Then<> p = core::on_read(
+              in_.next(waiter_, "stream type", type_decoder(session_.wire_version()), type),
+              [](core::on::Malformed) { return Poll::Done; }))
+        return *p;
       const std::optional<wire::lite::UniStream> kind =
           wire::lite::uni_stream_from_type(type, session_.wire_version());
       if (!kind) {
@@ -130,15 +127,12 @@ void BidiInboundTask::clear() {
 
 Poll BidiInboundTask::step() {
   uint64_t type = 0;
-  switch (in_.next(waiter_, "stream type", type_decoder(session_.wire_version()), type)) {
-    case core::In::Message:
-      dispatch(type);
-      return Poll::Done;
-    case core::In::Pending:
-      return Poll::Pending;
-    default:
-      return Poll::Done;
-  }
+  if (core::Then<> p = core::on_read(
+          in_.next(waiter_, "stream type", type_decoder(session_.wire_version()), type),
+          [](core::on::Malformed) { return Poll::Done; }))
+    return *p;
+  dispatch(type);
+  return Poll::Done;
 }
 
 void BidiInboundTask::dispatch(uint64_t type) {

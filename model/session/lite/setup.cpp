@@ -47,25 +47,23 @@ Poll receive_setup(LiteSession& s, core::StreamInput& in, Waiter& waiter, bool& 
   if (!read) {
     const wire::lite::LiteVersion v = s.wire_version();
     wire::lite::SetupMessage setup;
-    switch (in.next(
-        waiter, wire::lite::SetupMessage::kName,
-        [v](std::span<const uint8_t> bytes) { return wire::lite::SetupMessage::decode(bytes, v); },
-        setup)) {
-      case core::In::Message:
-        break;
-      case core::In::Pending:
-        return Poll::Pending;
-      case core::In::Malformed:
-        s.violation(std::move(in.error()));
-        return Poll::Pending;
-      case core::In::Fin:
-        s.violation(Error{session_code::kProtocolViolation,
-                          "SETUP: the Setup stream ended without a SETUP"});
-        return Poll::Pending;
-      case core::In::Reset:
-      case core::In::Closed:
-        return Poll::Done;
-    }
+    if (core::Then<> p = core::on_read(
+            in.next(
+                waiter, wire::lite::SetupMessage::kName,
+                [v](std::span<const uint8_t> bytes) {
+                  return wire::lite::SetupMessage::decode(bytes, v);
+                },
+                setup),
+            [&](core::on::Malformed) {
+              s.violation(std::move(in.error()));
+              return Poll::Pending;
+            },
+            [&](core::on::Fin) {
+              s.violation(Error{session_code::kProtocolViolation,
+                                "SETUP: the Setup stream ended without a SETUP"});
+              return Poll::Pending;
+            }))
+      return *p;
     read = true;
     ++s.stats().messages_decoded;
     if (Status st = s.on_peer_setup(setup); !st) {

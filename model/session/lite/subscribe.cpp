@@ -90,7 +90,7 @@ Poll SubscribeServeTask::step() {
 
 Poll SubscribeServeTask::request() {
   const LiteVersion v = session_.wire_version();
-  if (std::optional<Poll> p = core::unless_message(
+  if (core::Then<> p = core::on_read(
           next(wire::lite::Subscribe::kName, decoder_of<wire::lite::Subscribe>(v), req_)))
     return *p;
   if (!req_.check()) {
@@ -112,47 +112,41 @@ Poll SubscribeServeTask::request() {
 }
 
 bool SubscribeServeTask::read_updates(Poll& result) {
+  if (peer_fin_) return true;
   const LiteVersion v = session_.wire_version();
-  while (!peer_fin_) {
-    wire::lite::SubscribeUpdate update;
-    switch (next(wire::lite::SubscribeUpdate::kName, decoder_of<wire::lite::SubscribeUpdate>(v),
-                 update)) {
-      case core::In::Message:
+  wire::lite::SubscribeUpdate update;
+  const core::Then<> then = core::read_each(
+      [&] {
+        return next(wire::lite::SubscribeUpdate::kName, decoder_of<wire::lite::SubscribeUpdate>(v),
+                    update);
+      },
+      [&](core::on::Message) -> core::Then<> {
         if (!update.check()) {
           ++session_.stats().protocol_errors;
           cancel(stream_code::kInternalError);
-          result = Poll::Done;
-          return false;
+          return Poll::Done;
         }
         req_.options = update.options;
         track_.update(preferences());
-        continue;
-      case core::In::Pending:
-        return true;
-      case core::In::Malformed:
-        result = Poll::Pending;
-        return false;
-      case core::In::Fin:
-        if (!end_sent_) {
-          // The subscriber closed first: paired close, no more groups.
-          cancel_senders(stream_code::kCancelled);
-          (void)finish();
-          result = Poll::Done;
-          return false;
-        }
-        return true;
-      case core::In::Reset:
+        return core::kGoOn;
+      },
+      [](core::on::Pending) { return core::kGoOn; },
+      [&](core::on::Fin) -> core::Then<> {
+        if (end_sent_) return core::kGoOn;
+        // The subscriber closed first: paired close, no more groups.
+        cancel_senders(stream_code::kCancelled);
+        (void)finish();
+        return Poll::Done;
+      },
+      [&](core::on::Reset) {
         // The routine unsubscribe (CANCELLED) or any abort: end everything.
         cancel_senders(stream_code::kCancelled);
         cancel(stream_code::kCancelled);
-        result = Poll::Done;
-        return false;
-      case core::In::Closed:
-        result = Poll::Done;
-        return false;
-    }
-  }
-  return true;
+        return Poll::Done;
+      });
+  if (!then) return true;
+  result = *then;
+  return false;
 }
 
 bool SubscribeServeTask::take_groups(Poll& result) {
@@ -390,49 +384,52 @@ Poll SubscribeRequestTask::active() {
       producer_.abort(Error{stream_code::kSessionClosed, describe() + ": the stream failed"});
     return Poll::Done;
   }
-  for (bool more = true; more;) {
-    wire::lite::SubscribeReply reply;
-    switch (next(
-        "SUBSCRIBE reply",
-        [v](std::span<const uint8_t> in) { return wire::lite::decode_subscribe_reply(in, v); },
-        reply)) {
-      case core::In::Message:
-        if (Status st = core::dispatch(*this, reply, "Subscribe",
-                                       [](const auto& m) { return message_name(m); });
-            !st) {
-          session_.violation(st.error());
-        }
-        if (session_.is_closed()) return Poll::Pending;
-        continue;
-      case core::In::Pending:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-        if (!end_received_) {
-          session_.violation(
-              Error{wire::lite::session_code::kProtocolViolation,
-                    "SUBSCRIBE_END: the publisher finished the Subscribe stream of " + describe() +
-                        " without it"});
-          return Poll::Pending;
-        }
-        (void)finish();  // paired close
-        return Poll::Done;
-      case core::In::Reset:
-        if (!end_received_) {
-          producer_.abort(Error{in_.code(), describe() + " was reset by the peer with " +
-                                                describe_code(in_.code(), v)});
-        }
-        (void)finish();
-        return Poll::Done;
-      case core::In::Closed:
-        if (!end_received_) {
-          producer_.abort(Error{in_.code(), describe() + " failed: the connection closed"});
-        }
-        return Poll::Done;
-    }
-  }
+  wire::lite::SubscribeReply reply;
+  if (core::Then<> p = core::read_each(
+          [&] {
+            return next(
+                "SUBSCRIBE reply",
+                [v](std::span<const uint8_t> in) {
+                  return wire::lite::decode_subscribe_reply(in, v);
+                },
+                reply);
+          },
+          [&](core::on::Message) -> core::Then<> {
+            if (Status st = core::dispatch(*this, reply, "Subscribe",
+                                           [](const auto& m) { return message_name(m); });
+                !st) {
+              session_.violation(st.error());
+            }
+            if (session_.is_closed()) return Poll::Pending;
+            return core::kGoOn;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [&](core::on::Fin) {
+            if (!end_received_) {
+              session_.violation(
+                  Error{wire::lite::session_code::kProtocolViolation,
+                        "SUBSCRIBE_END: the publisher finished the Subscribe stream of " +
+                            describe() + " without it"});
+              return Poll::Pending;
+            }
+            (void)finish();  // paired close
+            return Poll::Done;
+          },
+          [&](core::on::Reset) {
+            if (!end_received_) {
+              producer_.abort(Error{in_.code(), describe() + " was reset by the peer with " +
+                                                    describe_code(in_.code(), v)});
+            }
+            (void)finish();
+            return Poll::Done;
+          },
+          [&](core::on::Closed) {
+            if (!end_received_) {
+              producer_.abort(Error{in_.code(), describe() + " failed: the connection closed"});
+            }
+            return Poll::Done;
+          }))
+    return *p;
   if (end_received_ && !send_ended_ && wire::lite::subscribe_end_has_stream_count(v)) {
     // -07 tail: FIN once every announced group stream showed its header (or after the grace
     // period, core/tail_grace.h).

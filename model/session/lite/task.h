@@ -10,6 +10,7 @@
 #include "model/async/task_pool.h"
 #include "model/session/core/bidi_stream_task.h"
 #include "model/session/core/engine_task.h"
+#include "model/session/core/on_read.h"
 #include "model/wire/lite/version.h"
 
 namespace moq::session::lite {

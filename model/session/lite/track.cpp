@@ -44,8 +44,8 @@ Poll TrackServeTask::step() {
     case State::Request: {
       const wire::lite::LiteVersion v = session_.wire_version();
       wire::lite::Track req;
-      if (std::optional<Poll> p = core::unless_message(
-              next(wire::lite::Track::kName, decoder_of<wire::lite::Track>(v), req)))
+      if (core::Then<> p =
+              core::on_read(next(wire::lite::Track::kName, decoder_of<wire::lite::Track>(v), req)))
         return *p;
       send_->set_send_order(kControlSendOrder);
       Result<TrackConsumer> track = session_.find_track(Path(req.broadcast), req.track);
@@ -108,26 +108,27 @@ TrackAsker::Answer TrackAsker::ask_track(Bytes& request, TrackInfo& info, Error&
   }
   const wire::lite::LiteVersion v = session_.wire_version();
   wire::lite::TrackInfo msg;
-  switch (next(wire::lite::TrackInfo::kName, decoder_of<wire::lite::TrackInfo>(v), msg)) {
-    case core::In::Message:
-      break;
-    case core::In::Pending:
-      return Answer::Pending;
-    case core::In::Malformed:
-      return Answer::Closing;
-    case core::In::Fin:
-      session_.violation(Error{wire::lite::session_code::kProtocolViolation,
-                               "TRACK_INFO: the publisher finished the Track stream without it"});
-      return Answer::Closing;
-    case core::In::Reset:
-      error = Error{in_.code(),
-                    describe() + " refused by the peer with " + describe_code(in_.code(), v)};
-      (void)finish();
-      return Answer::Failed;
-    case core::In::Closed:
-      error = Error{in_.code(), describe() + ": the connection closed"};
-      return Answer::Failed;
-  }
+  if (core::Then<Answer> a = core::on_read<Answer>(
+          next(wire::lite::TrackInfo::kName, decoder_of<wire::lite::TrackInfo>(v), msg),
+          [](core::on::Pending) { return Answer::Pending; },
+          [](core::on::Malformed) { return Answer::Closing; },
+          [&](core::on::Fin) {
+            session_.violation(
+                Error{wire::lite::session_code::kProtocolViolation,
+                      "TRACK_INFO: the publisher finished the Track stream without it"});
+            return Answer::Closing;
+          },
+          [&](core::on::Reset) {
+            error = Error{in_.code(),
+                          describe() + " refused by the peer with " + describe_code(in_.code(), v)};
+            (void)finish();
+            return Answer::Failed;
+          },
+          [&](core::on::Closed) {
+            error = Error{in_.code(), describe() + ": the connection closed"};
+            return Answer::Failed;
+          }))
+    return *a;
   if (Status st = msg.check(); !st) {
     // A timescale of 0: the spec resets the stream as a protocol violation.
     ++session_.stats().protocol_errors;

@@ -78,12 +78,15 @@ void QmuxConnection::parse_input() {
       QxStream* s = nullptr;
       if (!on_stream_header(f, s)) return;
       in_.consume(d.size);
-      uint64_t left = f.length;
-      while (left > 0) {
-        Bytes b = in_.take_front(static_cast<size_t>(left));
-        left -= b.size();
-        on_stream_data(s, std::move(b));
+      const size_t n = static_cast<size_t>(f.length);
+      if (!s) {
+        in_.consume(n);
+      } else if (n == in_.size()) {
+        s->inbox.take_all(in_);  // the usual end of a delivery: the chain's storage changes hands
+      } else if (n > 0) {
+        in_.move_front_to(s->inbox, n);
       }
+      if (s) stats_.bytes_received += n;
       on_stream_end(s, f);
       continue;
     }
@@ -170,8 +173,7 @@ bool QmuxConnection::on_stream_header(const Frame& f, QxStream*& s) {
 void QmuxConnection::on_stream_data(QxStream* s, Bytes data) {
   if (!s) return;
   stats_.bytes_received += data.size();
-  s->inbox_bytes += data.size();
-  s->inbox.push_back(std::move(data));
+  s->inbox.push(std::move(data));
 }
 
 void QmuxConnection::on_stream_end(QxStream* s, const Frame& f) {
@@ -213,9 +215,8 @@ bool QmuxConnection::on_frame(const Frame& f) {
       if (!ok) return false;
       // The final size is not checked: @moq/qmux always sends 0 there.
       if (!s || s->reset_in || s->recv_done) return true;
-      consumed(nullptr, s->inbox_bytes);
+      consumed(nullptr, s->inbox.size());
       s->inbox.clear();
-      s->inbox_bytes = 0;
       s->reset_in = true;
       s->reset_in_code = f.code;
       ++stats_.resets_received;

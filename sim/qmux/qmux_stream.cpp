@@ -52,7 +52,7 @@ QxStream* QmuxConnection::take_stream(uint64_t id, bool local, bool bidi) {
   s->peer_stop_code.reset();
   s->order = 0;
   s->conn_blocked = false;
-  s->inbox_bytes = s->received = s->consumed = 0;
+  s->received = s->consumed = 0;
   s->recv_max = s->can_recv ? settings_.stream_window : 0;
   s->fin_in = s->reset_in = s->recv_stopped = false;
   s->reset_in_code = 0;
@@ -383,14 +383,11 @@ ReadResult QmuxConnection::do_read(QxStream& s, Bytes& chunk, size_t max) {
     return {ReadStatus::Error, transport_error::kStreamStopped};
   }
   if (!s.inbox.empty()) {
-    Bytes& front = s.inbox.front();
-    if (front.size() <= max) {
-      chunk = s.inbox.pop_front();
+    if (s.inbox.front().size() <= max) {
+      s.inbox.pop_front(chunk);
     } else {
-      chunk = front.slice(0, max);
-      front.advance(max);
+      chunk = s.inbox.take_front(max);
     }
-    s.inbox_bytes -= chunk.size();
     consumed(&s, chunk.size());
     return {ReadStatus::Data};
   }
@@ -402,9 +399,8 @@ void QmuxConnection::do_stop(QxStream& s, uint64_t code) {
   if (s.recv_stopped || s.recv_done) return;
   s.recv_stopped = true;
   ++stats_.stops_sent;
-  consumed(nullptr, s.inbox_bytes);
+  consumed(nullptr, s.inbox.size());
   s.inbox.clear();
-  s.inbox_bytes = 0;
   if (!s.fin_in && !s.reset_in && !close_error_)
     emit(encode_stop_sending(frame_space(kMaxHeaderSize), s.id, code));
   recv_done(s);
@@ -418,17 +414,16 @@ ReadResult detail::QxRecvHalf::read(Bytes& chunk, size_t max) {
   return s_->conn->do_read(*s_, chunk, max);
 }
 
-// Every chunk in the inbox, with one credit return for all.
+// Every chunk in the inbox (the chain's storage itself when chunks is empty), with one credit
+// return for all.
 ReadResult detail::QxRecvHalf::read_all(BufChain& chunks) {
   QxStream& s = *s_;
   QmuxConnection* c = s.conn;
   if (!c) return {ReadStatus::Error, s.orphan_error.code};
   if (s.recv_stopped) return {ReadStatus::Error, transport_error::kStreamStopped};
   if (s.inbox.empty()) return c->read_without_data(s);
-  const uint64_t n = s.inbox_bytes;
-  while (!s.inbox.empty())
-    chunks.push(s.inbox.pop_front());
-  s.inbox_bytes = 0;
+  const uint64_t n = s.inbox.size();
+  chunks.take_all(s.inbox);
   c->consumed(&s, n);
   return {ReadStatus::Data};
 }

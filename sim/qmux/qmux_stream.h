@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "model/async/executor.h"
+#include "model/base/buf_chain.h"
 #include "model/base/bytes.h"
 #include "model/base/result.h"
 #include "model/base/ring.h"
@@ -80,8 +81,8 @@ struct QxStream {
   bool conn_blocked = false;  // in the connection's list of writers short of connection credit
 
   // Receiving.
-  Ring<Bytes> inbox;  // received, not yet read
-  uint64_t inbox_bytes = 0;
+  // Received, not yet read: the carrier's chunks, moved here and handed out a block at a time.
+  BufChain inbox;
   uint64_t received = 0;  // bytes received: the next STREAM frame's offset
   uint64_t consumed = 0;  // bytes read or discarded: what the credit follows
   uint64_t recv_max = 0;  // our limit on this stream, as last advertised

@@ -82,7 +82,15 @@ std::vector<Metric> chart_metrics(const std::vector<InputFile>& inputs) {
   if (inputs.front().results.meta.counter_backend == results::CounterBackend::kNone) {
     return {Metric::kAllocations};
   }
-  return {Metric::kInstructions, Metric::kAllocations};
+  std::vector<Metric> metrics = {Metric::kInstructions, Metric::kAllocations};
+  // callgrind's simulated misses, charted when the first file measured them.
+  const std::vector<CaseResult>& cases = inputs.front().results.cases;
+  for (Metric metric : results::kSimMetrics) {
+    if (std::any_of(cases.begin(), cases.end(),
+                    [&](const CaseResult& c) { return c.metrics.get(metric).has_value(); }))
+      metrics.push_back(metric);
+  }
+  return metrics;
 }
 
 void sort_points(Chart& chart) {
@@ -335,7 +343,8 @@ std::string render_chart_svg(const Chart& chart) {
              "</title></circle>\n";
     }
     const double lx = 16 + static_cast<double>(s % kLegendPerRow) * kLegendColumn;
-    const double ly = kLegendTop + static_cast<double>(s / kLegendPerRow) * kLegendRow;
+    const size_t row = s / kLegendPerRow;
+    const double ly = kLegendTop + static_cast<double>(row) * kLegendRow;
     svg += "<rect class=\"legend-key\" fill=\"" + color + "\" x=\"" + num(lx) + "\" y=\"" +
            num(ly - 9) + "\" width=\"10\" height=\"10\"/><text class=\"legend\" x=\"" +
            num(lx + 16) + "\" y=\"" + num(ly) + "\">" + html_escape(truncate(series.name, 26)) +

@@ -37,6 +37,10 @@ CompareCell cell_of(const results::CaseResult* c) {
   cell.instructions = median_of(c->metrics.instructions);
   cell.allocations = median_of(c->metrics.allocations);
   if (c->metrics.allocations) cell.allocations_max = c->metrics.allocations->max;
+  for (size_t i = 0; i < results::kSimMetrics.size(); ++i)
+    cell.simulated[i] = median_of(c->metrics.get(results::kSimMetrics[i]));
+  if (c->metrics.instructions && c->metrics.instructions->samples.size() >= 2)
+    cell.instructions_cv = c->metrics.instructions->cv;
   return cell;
 }
 
@@ -129,6 +133,11 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
           cell.instructions_change_pct =
               percent_change(*base_cell.instructions, *cell.instructions);
         }
+        if (!cell.failed && !base_cell.failed && cell.instructions_cv &&
+            base_cell.instructions_cv) {
+          cell.spread_pct =
+              kSpreadFactor * 100.0 * std::hypot(*base_cell.instructions_cv, *cell.instructions_cv);
+        }
         if (c->rounds != base_case->rounds) {
           row.notes.push_back("rounds differ in " + inputs[f].label);
         } else if (!c->flags.failed && !base_case->flags.failed &&
@@ -149,13 +158,24 @@ Result<Comparison> compare(const std::vector<InputFile>& inputs) {
     }
     row.rerun_noise = noise_of(row.cells, out.same_build_pairs);
     row.build_noise = noise_of(row.cells, out.cross_build_pairs);
-    if (const std::optional<double> threshold = noise_threshold_pct(row)) {
-      for (CompareCell& cell : row.cells) {
-        if (cell.instructions_change_pct && *cell.instructions_change_pct != 0.0)
-          cell.significant = std::fabs(*cell.instructions_change_pct) > *threshold;
-      }
+    const std::optional<double> pairs_threshold = noise_threshold_pct(row);
+    for (CompareCell& cell : row.cells) {
+      std::optional<double> threshold = pairs_threshold;
+      if (cell.spread_pct) threshold = std::max(threshold.value_or(0.0), *cell.spread_pct);
+      if (threshold && cell.instructions_change_pct && *cell.instructions_change_pct != 0.0)
+        cell.significant = std::fabs(*cell.instructions_change_pct) > *threshold;
     }
+    if (std::any_of(row.cells.begin(), row.cells.end(),
+                    [](const CompareCell& cell) { return cell.spread_pct.has_value(); }))
+      out.spread_measured = true;
     out.rows.push_back(std::move(row));
+  }
+  for (size_t i = 0; i < results::kSimMetrics.size(); ++i) {
+    const bool any = std::any_of(out.rows.begin(), out.rows.end(), [&](const CompareRow& row) {
+      return std::any_of(row.cells.begin(), row.cells.end(),
+                         [&](const CompareCell& cell) { return cell.simulated[i].has_value(); });
+    });
+    if (any) out.simulated.push_back(results::kSimMetrics[i]);
   }
   out.role_rows = role_split_rows(inputs);
   order_rows(out);

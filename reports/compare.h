@@ -5,6 +5,7 @@
 // each change exceeds that noise, and the NEW and REMOVED cases.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,13 +27,25 @@ struct CompareCell {
   std::optional<uint64_t> instructions;     // median; nullopt under the "none" backend or no sample
   std::optional<uint64_t> allocations;      // median
   std::optional<uint64_t> allocations_max;  // the worst measured round
+  // Medians of callgrind's simulated misses, in results::kSimMetrics order; nullopt: not
+  // simulated (no --cache-sim / --branch-sim).
+  std::array<std::optional<uint64_t>, results::kSimMetrics.size()> simulated;
   // Against file 0's instructions; nullopt for file 0, when either side has no count, or when
   // BASE counted 0 and this file did not (no finite change).
   std::optional<double> instructions_change_pct;
-  // Whether |instructions_change_pct| exceeds the larger of the row's rerun and cross-build
-  // noise; nullopt when there is no change or no noise was measured for the case.
+  // The coefficient of variation of the instruction samples; nullopt with fewer than two.
+  std::optional<double> instructions_cv;
+  // The rounds' own spread, as a change in percent against BASE: kSpreadFactor x 100 x
+  // sqrt(cv_BASE^2 + cv^2), two standard deviations of the difference of two noisy medians.
+  // nullopt for file 0 and unless both files measured at least two rounds; 0 for an exact
+  // counter, whose rounds repeat their count.
+  std::optional<double> spread_pct;
+  // Whether |instructions_change_pct| exceeds the largest of the row's rerun noise, cross-build
+  // noise and this cell's spread_pct; nullopt when there is no change or none of them was
+  // measured for the case.
   std::optional<bool> significant;
 };
+inline constexpr double kSpreadFactor = 2.0;
 
 // The largest difference between any two files of one kind of pair (same build, or two builds
 // of the same source) that both measured the case.
@@ -82,6 +95,10 @@ struct Comparison {
   std::vector<std::vector<std::string>> new_ids;
   std::vector<std::vector<std::string>> removed_ids;
   std::vector<RoleSplitRow> role_rows;  // roles.h: the cases some file split by role
+  // The kSimMetrics some file has for some case, in that order: a column each, "a -> b".
+  std::vector<results::Metric> simulated;
+  // Some file after BASE has a spread_pct for some case (both measured two rounds or more).
+  bool spread_measured = false;
 };
 
 // Needs at least two files with the same counter backend and event (check_same_counter).

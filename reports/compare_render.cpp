@@ -1,4 +1,5 @@
 // The four renderings of a Comparison (compare.h).
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -118,6 +119,10 @@ Table comparison_table(const Comparison& c) {
   table.align.push_back(Align::kRight);
   table.header.push_back("allocations max " + join(labels, " -> "));
   table.align.push_back(Align::kRight);
+  for (results::Metric metric : c.simulated) {
+    table.header.push_back(std::string(results::metric_name(metric)) + " " + join(labels, " -> "));
+    table.align.push_back(Align::kRight);
+  }
   const bool notes = has_notes(c);
   if (notes) {
     table.header.push_back("notes");
@@ -136,6 +141,17 @@ Table comparison_table(const Comparison& c) {
     if (build_noise) cells.push_back(noise_cell(row.build_noise));
     cells.push_back(allocations_cell(row, &CompareCell::allocations));
     cells.push_back(allocations_cell(row, &CompareCell::allocations_max));
+    for (results::Metric metric : c.simulated) {
+      const size_t i = static_cast<size_t>(
+          std::find(results::kSimMetrics.begin(), results::kSimMetrics.end(), metric) -
+          results::kSimMetrics.begin());
+      std::string out;
+      for (size_t f = 0; f < row.cells.size(); ++f) {
+        if (f > 0) out += " -> ";
+        out += value_cell(row.cells[f], row.cells[f].simulated[i]);
+      }
+      cells.push_back(out);
+    }
     if (notes) cells.push_back(join(row.notes, "; "));
     table.rows.push_back(std::move(cells));
   }
@@ -154,6 +170,7 @@ namespace {
 std::string pair_list(const Comparison& c, const std::vector<std::pair<size_t, size_t>>& pairs,
                       const char* sign) {
   std::vector<std::string> out;
+  out.reserve(pairs.size());
   for (const auto& [a, b] : pairs)
     out.push_back(c.files[a].label + sign + c.files[b].label);
   return join(out, ", ");
@@ -161,11 +178,20 @@ std::string pair_list(const Comparison& c, const std::vector<std::pair<size_t, s
 
 }  // namespace
 
-std::string noise_sentence(const Comparison& c) {
+namespace {
+
+// How the rounds' own spread judges a change (compare.h, CompareCell::spread_pct).
+std::string spread_clause(const Comparison& c) {
+  if (!c.spread_measured) return "";
+  return " The rounds' spread counts as noise too: an instruction change no larger than twice "
+         "sqrt(cv_BASE^2 + cv^2) of the two files' samples is marked \"(noise)\" (an exact "
+         "counter has no spread).";
+}
+
+std::string pairs_sentence(const Comparison& c) {
   if (c.same_build_pairs.empty() && c.cross_build_pairs.empty()) {
-    return "noise: no two files come from the same source, so no noise is measured and no change "
-           "is judged against it (rerun a build, and build the same commit twice, to measure "
-           "it).";
+    return "noise: no two files come from the same source, so no noise is measured between files "
+           "(rerun a build, and build the same commit twice, to measure it).";
   }
   std::string out = "noise:";
   if (!c.same_build_pairs.empty()) {
@@ -182,6 +208,17 @@ std::string noise_sentence(const Comparison& c) {
   return out +
          " a change no larger than the larger noise of its case is marked \"(noise)\", any "
          "other change is significant.";
+}
+
+}  // namespace
+
+std::string noise_sentence(const Comparison& c) {
+  if (c.same_build_pairs.empty() && c.cross_build_pairs.empty() && !c.spread_measured) {
+    return "noise: no two files come from the same source, so no noise is measured and no change "
+           "is judged against it (rerun a build, and build the same commit twice, to measure "
+           "it).";
+  }
+  return pairs_sentence(c) + spread_clause(c);
 }
 
 std::string new_and_removed_lists(const Comparison& c, IdListStyle style) {
@@ -361,7 +398,7 @@ std::string render_json(const Comparison& c) {
   for (const CompareRow& row : c.rows) {
     Json instructions = Json::array(), change = Json::array(), allocations = Json::array(),
          allocations_max = Json::array(), present = Json::array(), failed = Json::array(),
-         significant = Json::array();
+         significant = Json::array(), spread = Json::array();
     for (const CompareCell& cell : row.cells) {
       instructions.push_back(json_or_null(cell.instructions));
       change.push_back(json_or_null(cell.instructions_change_pct));
@@ -370,6 +407,17 @@ std::string render_json(const Comparison& c) {
       present.push_back(cell.present);
       failed.push_back(cell.failed);
       significant.push_back(json_or_null(cell.significant));
+      spread.push_back(json_or_null(cell.spread_pct));
+    }
+    Json simulated = Json::object();
+    for (size_t i = 0; i < results::kSimMetrics.size(); ++i) {
+      if (std::find(c.simulated.begin(), c.simulated.end(), results::kSimMetrics[i]) ==
+          c.simulated.end())
+        continue;
+      Json medians = Json::array();
+      for (const CompareCell& cell : row.cells)
+        medians.push_back(json_or_null(cell.simulated[i]));
+      simulated[std::string(results::metric_name(results::kSimMetrics[i]))] = std::move(medians);
     }
     auto noise = [](const std::optional<NoiseEstimate>& n) -> Json {
       if (!n) return nullptr;
@@ -387,6 +435,8 @@ std::string render_json(const Comparison& c) {
          {"allocations", std::move(allocations)},
          {"allocations_max", std::move(allocations_max)},
          {"significant", std::move(significant)},
+         {"spread_pct", std::move(spread)},
+         {"simulated", std::move(simulated)},
          {"noise", {{"rerun", noise(row.rerun_noise)}, {"cross_build", noise(row.build_noise)}}},
          {"notes", row.notes}});
   }

@@ -64,6 +64,7 @@ std::string GateResult::failure() const {
 
 Status parse_gate_metrics(std::string_view text, GateOptions& options) {
   options.compare_instructions = options.compare_allocations = false;
+  options.simulated.clear();
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
@@ -73,9 +74,17 @@ Status parse_gate_metrics(std::string_view text, GateOptions& options) {
       options.compare_instructions = true;
     } else if (item == "allocations") {
       options.compare_allocations = true;
+    } else if (const auto sim =
+                   std::find_if(results::kSimMetrics.begin(), results::kSimMetrics.end(),
+                                [&](results::Metric m) { return results::metric_name(m) == item; });
+               sim != results::kSimMetrics.end()) {
+      if (std::find(options.simulated.begin(), options.simulated.end(), *sim) ==
+          options.simulated.end())
+        options.simulated.push_back(*sim);
     } else {
       return Error{"--metric: '" + std::string(item) +
-                   "' is not a gated metric (instructions, allocations)"};
+                   "' is not a gated metric (instructions, allocations, l1_misses, ll_misses, "
+                   "branch_misses)"};
     }
     start = comma + 1;
   }
@@ -148,6 +157,26 @@ void judge(const results::CaseResult& base, const results::CaseResult& head,
       improvements.push_back("instructions " + format_pct(*out.instructions_change_pct));
     }
   }
+  for (results::Metric metric : options.simulated) {
+    const std::optional<uint64_t> before = median_of(base.metrics.get(metric));
+    const std::optional<uint64_t> after = median_of(head.metrics.get(metric));
+    if (!before || !after) continue;  // gate() refuses files without it
+    const std::string name(results::metric_name(metric));
+    const double limit = out.limits.max_instructions_regression;
+    const std::optional<double> change = percent_change(*before, *after);
+    if (!change) {
+      regressed = true;
+      regressions.push_back(name + " 0 -> " + format_count(*after));
+    } else if (*change > limit) {
+      regressed = true;
+      regressions.push_back(name + " " + format_count(*before) + " -> " + format_count(*after) +
+                            " (" + format_pct(*change) + " > " + format_pct(limit) + ")");
+    } else if (*change < -limit) {
+      improved = true;
+      improvements.push_back(name + " " + format_count(*before) + " -> " + format_count(*after) +
+                             " (" + format_pct(*change) + ")");
+    }
+  }
   if (out.base_allocations && out.head_allocations) {
     const uint64_t before = *out.base_allocations, after = *out.head_allocations;
     const uint64_t limit = out.limits.max_allocations_increase;
@@ -194,10 +223,23 @@ Result<GateResult> gate(const InputFile& base, const InputFile& head, const Gate
   result.counter = counter_text(base.results.meta);
   result.default_limits = options.limits;
   result.fail_on_removed = options.fail_on_removed;
-  if (!options.compare_instructions && !options.compare_allocations)
+  if (!options.compare_instructions && !options.compare_allocations && options.simulated.empty())
     return Error{"--metric: no metric to compare"};
   if (options.compare_instructions) result.metrics.push_back("instructions");
   if (options.compare_allocations) result.metrics.push_back("allocations");
+  for (results::Metric metric : options.simulated) {
+    const std::string name(results::metric_name(metric));
+    result.metrics.push_back(name);
+    // A simulated metric is there in every case that completed a round, or in none.
+    for (const InputFile* file : {&base, &head}) {
+      for (const results::CaseResult& c : file->results.cases) {
+        if (c.flags.failed || c.metrics.get(metric)) continue;
+        return Error{"--metric " + name + ": " + file->label + " has no " + name + " (case " +
+                     c.id + "); measure with --counter callgrind " +
+                     (metric == results::Metric::kBranchMisses ? "--branch-sim" : "--cache-sim")};
+      }
+    }
+  }
   result.head_incomplete = incomplete_run(head.results.meta);
   result.instructions_not_measured =
       options.compare_instructions &&

@@ -40,9 +40,14 @@ struct GateOptions {
   bool allow_removed = false;
   bool compare_instructions = true;  // --metric: the metrics compared
   bool compare_allocations = true;
+  // callgrind's simulated misses (l1_misses, ll_misses, branch_misses; results.h kSimMetrics),
+  // judged on their medians with the instructions' percentage limit: both files must have them
+  // (measured with --cache-sim / --branch-sim).
+  std::vector<results::Metric> simulated;
 };
 
-// "instructions,allocations" (any non-empty subset): sets options' compare_* flags.
+// "instructions,allocations" (any non-empty subset, with any of l1_misses, ll_misses and
+// branch_misses): sets options' compare_* flags and simulated metrics.
 Status parse_gate_metrics(std::string_view text, GateOptions& options);
 
 enum class Verdict { kRegressed, kImproved, kUnchanged, kNew, kRemoved };

@@ -1,5 +1,6 @@
 #include "reports/report.h"
 
+#include <algorithm>
 #include <map>
 
 #include "reports/charts.h"
@@ -45,6 +46,7 @@ svg.chart .point { stroke: #fff; stroke-width: 1; }
 
 std::vector<std::string> labels_of(const std::vector<InputFile>& inputs) {
   std::vector<std::string> labels;
+  labels.reserve(inputs.size());
   for (const InputFile& input : inputs)
     labels.push_back(input.label);
   return labels;
@@ -113,6 +115,16 @@ Table cases_table(const InputFile& input) {
   Table table;
   table.header = {"case", "instructions", "allocations"};
   table.align = {Align::kLeft, Align::kRight, Align::kRight};
+  // callgrind's simulated misses, a column each when some case has them.
+  std::vector<results::Metric> simulated;
+  for (results::Metric metric : results::kSimMetrics) {
+    if (std::none_of(input.results.cases.begin(), input.results.cases.end(),
+                     [&](const results::CaseResult& c) { return c.metrics.get(metric); }))
+      continue;
+    simulated.push_back(metric);
+    table.header.emplace_back(results::metric_name(metric));
+    table.align.push_back(Align::kRight);
+  }
   for (const results::CaseResult& c : input.results.cases) {
     auto median = [&](const std::optional<results::MetricStats>& stats) {
       return c.flags.failed ? std::string("failed")
@@ -120,6 +132,8 @@ Table cases_table(const InputFile& input) {
                             : std::string("-");
     };
     table.rows.push_back({c.id, median(c.metrics.instructions), median(c.metrics.allocations)});
+    for (results::Metric metric : simulated)
+      table.rows.back().push_back(median(c.metrics.get(metric)));
   }
   return table;
 }

@@ -60,6 +60,9 @@ struct MeasureOptions {
   std::string out;      // empty: no results file
   std::string profile;  // run: keep the last measured round's callgrind profile here
   bool roles = false;   // split each round by role (role_split.h; callgrind)
+  // callgrind's cache and branch simulators: l1_misses and ll_misses, branch_misses per round.
+  bool cache_sim = false;
+  bool branch_sim = false;
 };
 void add_measure_options(CLI::App& sub, MeasureOptions& options);
 

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/explain.h"
@@ -24,7 +26,27 @@ struct ExplainArgs {
   std::optional<uint32_t> warmup;
   std::string format = "table";
   bool allocations = false;
+  std::string event = "Ir";
 };
+
+// What explain --event may name: Ir, the results' simulated metrics (sums of callgrind events),
+// or one callgrind event of its cache or branch simulator.
+struct ExplainEvent {
+  std::vector<std::string> columns;  // callgrind events summed
+  const char* sim_flag = nullptr;    // the run option that collects them; null for Ir
+};
+
+std::optional<ExplainEvent> explain_event(const std::string& name) {
+  if (name == "Ir") return ExplainEvent{{"Ir"}, nullptr};
+  if (name == "l1_misses") return ExplainEvent{{"I1mr", "D1mr", "D1mw"}, "--cache-sim"};
+  if (name == "ll_misses") return ExplainEvent{{"ILmr", "DLmr", "DLmw"}, "--cache-sim"};
+  if (name == "branch_misses") return ExplainEvent{{"Bcm", "Bim"}, "--branch-sim"};
+  for (const char* e : {"Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"})
+    if (name == e) return ExplainEvent{{name}, "--cache-sim"};
+  for (const char* e : {"Bc", "Bcm", "Bi", "Bim"})
+    if (name == e) return ExplainEvent{{name}, "--branch-sim"};
+  return std::nullopt;
+}
 
 struct Side {
   std::string label;
@@ -35,10 +57,14 @@ struct Side {
 
 // Runs binary's `run` of case_id for one measured round, keeping its profile in `profile`.
 Status measure_profile(const std::string& binary, const std::string& case_id, uint32_t warmup,
-                       const std::string& profile, const std::string& log) {
-  Result<int> rc = spawn_logged({binary, "run", case_id, "--counter", "callgrind", "--rounds", "1",
-                                 "--warmup", std::to_string(warmup), "--profile", profile},
-                                {}, log);
+                       const std::string& profile, const std::string& log,
+                       const ExplainEvent& event) {
+  std::vector<std::string> argv = {binary,      "run",       case_id,
+                                   "--counter", "callgrind", "--rounds",
+                                   "1",         "--warmup",  std::to_string(warmup),
+                                   "--profile", profile};
+  if (event.sim_flag != nullptr) argv.emplace_back(event.sim_flag);
+  Result<int> rc = spawn_logged(argv, {}, log);
   if (!rc) return Error{0, rc.error().message};
   if (*rc != 0) return Error{0, binary + " run " + case_id + " failed:\n" + read_log(log)};
   return {};
@@ -49,8 +75,10 @@ Result<Side> load_side(const std::string& arg, const ExplainArgs& a, const std::
   if (!fs::is_regular_file(arg)) return Error{0, role + " '" + arg + "': no such file"};
   Side side;
   side.label = fs::path(arg).stem().string();
+  const ExplainEvent event = *explain_event(a.event);
   if (read_log(arg).rfind("# callgrind format", 0) == 0) {
-    Result<counters::CallgrindProfile> p = counters::parse_callgrind_profile(read_log(arg), arg);
+    Result<counters::CallgrindProfile> p =
+        counters::parse_callgrind_profile(read_log(arg), arg, event.columns);
     if (!p) return p.error();
     side.profile = std::move(*p);
     return side;
@@ -59,13 +87,15 @@ Result<Side> load_side(const std::string& arg, const ExplainArgs& a, const std::
   if (!build) return build.error();
   side.label = build->label;
   side.case_id = build->case_id;
-  side.recorded = build->recorded_instructions;
+  // The results file records instructions: only an Ir round can be checked against it.
+  if (event.sim_flag == nullptr) side.recorded = build->recorded_instructions;
   const std::string profile = scratch + "/" + role + ".callgrind";
   if (Status st = measure_profile(build->binary, build->case_id, build->warmup, profile,
-                                  scratch + "/" + role + ".log");
+                                  scratch + "/" + role + ".log", event);
       !st)
     return st.error();
-  Result<counters::CallgrindProfile> p = counters::parse_callgrind_profile(read_log(profile), arg);
+  Result<counters::CallgrindProfile> p =
+      counters::parse_callgrind_profile(read_log(profile), arg, event.columns);
   if (!p) return p.error();
   side.profile = std::move(*p);
   return side;
@@ -93,6 +123,12 @@ Action add_explain_command(CLI::App& app, const CliContext& ctx) {
                   "warm-up rounds before the round explained (default: the results file's, "
                   "else 3)");
   sub->add_option("--format", args->format, "table or md")->capture_default_str();
+  sub->add_option("--event", args->event,
+                  "what to explain: Ir (instructions), l1_misses, ll_misses (profiles of "
+                  "--cache-sim runs), branch_misses (--branch-sim), or one callgrind event (I1mr, "
+                  "D1mr, D1mw, ILmr, DLmr, DLmw, Dr, Dw, Bc, Bcm, Bi, Bim); binaries and results "
+                  "files measure with the simulator it needs")
+      ->capture_default_str();
   sub->add_flag("--allocations", args->allocations,
                 "where the round's allocations come from, site by site with counts and bytes "
                 "(valgrind's DHAT), for one build (BUILD CASE) or between two; each side a "
@@ -104,6 +140,15 @@ Action add_explain_command(CLI::App& app, const CliContext& ctx) {
     } else if (args->format != "table") {
       return bad_input(ctx, "explain", "--format '" + args->format + "': expected table or md");
     }
+    if (!explain_event(args->event))
+      return bad_input(ctx, "explain",
+                       "--event '" + args->event +
+                           "': expected Ir, l1_misses, ll_misses, branch_misses or a callgrind "
+                           "event (I1mr, D1mr, D1mw, ILmr, DLmr, DLmw, Dr, Dw, Bc, Bcm, Bi, Bim)");
+    if (args->allocations && args->event != "Ir")
+      return bad_input(ctx, "explain",
+                       "--event and --allocations explain different things: give "
+                       "one of them");
     if (args->allocations) {
       AllocationsRequest request{args->base,   args->head, args->case_id,
                                  args->warmup, args->top,  format};
@@ -131,6 +176,7 @@ Action add_explain_command(CLI::App& app, const CliContext& ctx) {
       head->label = "head";
     }
     Explanation e = explain_profiles(base->profile, head->profile);
+    if (args->event != "Ir") e.unit = args->event;
     e.case_id = !args->case_id.empty() ? args->case_id : head->case_id;
     e.base_label = base->label;
     e.head_label = head->label;

@@ -118,7 +118,9 @@ Action add_gate_command(CLI::App& app, const CliContext& ctx) {
       "cases HEAD planned and did not measure, or a HEAD with no plan, still fail");
   sub->add_option("--metric", args->command.metrics,
                   "metrics compared, comma-separated: instructions, allocations (allocations "
-                  "alone for files measured with --counter none)")
+                  "alone for files measured with --counter none); also l1_misses, ll_misses "
+                  "(--cache-sim) and branch_misses (--branch-sim), held to the instructions' "
+                  "percentage")
       ->capture_default_str();
   sub->add_option("--growth", args->command.growth_bounds,
                   "SCENARIO/AXIS=O(...) (repeatable): HEAD's cost along the axis may grow at most "

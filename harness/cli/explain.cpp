@@ -64,8 +64,8 @@ std::string render_explanation(const Explanation& e, size_t top, reports::Output
   const std::optional<double> pct = reports::percent_change(e.base_total, e.head_total);
   std::string title = (e.case_id.empty() ? std::string("one measured round") : e.case_id) + ": " +
                       e.base_label + " " + reports::format_count(e.base_total) + " -> " +
-                      e.head_label + " " + reports::format_count(e.head_total) + " instructions (" +
-                      signed_count(delta) +
+                      e.head_label + " " + reports::format_count(e.head_total) + " " + e.unit +
+                      " (" + signed_count(delta) +
                       (pct ? ", " + reports::format_pct(*pct) : std::string()) + ") in one round";
   reports::Table t;
   t.header = {"function",

@@ -30,6 +30,7 @@ struct Explanation {
   std::string case_id;
   std::string base_label, head_label;
   uint64_t base_total = 0, head_total = 0;
+  std::string unit = "instructions";     // what the costs count (explain --event)
   std::vector<FunctionDelta> functions;  // changed ones, by |self delta| then |inclusive delta|
   size_t unchanged = 0;                  // functions whose self and inclusive costs are equal
 };

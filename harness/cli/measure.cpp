@@ -93,13 +93,43 @@ void add_measure_options(CLI::App& sub, MeasureOptions& options) {
   sub.add_option("--cpu", options.cpu, "pin the measuring thread to this CPU")
       ->check(CLI::Range(0, 65535));
   sub.add_option("--out", options.out,
-                 "write the results as JSON (schema moqbench.results/2) to this file, rewritten "
+                 "write the results as JSON (schema moqbench.results/3) to this file, rewritten "
                  "after each case");
   sub.add_flag("--roles", options.roles,
                "split each round's instructions and allocations by role (harness, publisher, "
                "relay, viewer, transport); callgrind only, in-memory transport only, about 9 "
                "more callgrind runs per case");
+  sub.add_flag("--cache-sim", options.cache_sim,
+               "callgrind only: simulate the caches too (valgrind --cache-sim=yes) and add "
+               "l1_misses (I1mr+D1mr+D1mw) and ll_misses (ILmr+DLmr+DLmw) per round");
+  sub.add_flag("--branch-sim", options.branch_sim,
+               "callgrind only: simulate branch prediction too (valgrind --branch-sim=yes) and "
+               "add branch_misses (Bcm+Bim) per round");
 }
+
+namespace {
+
+// The valgrind options of the simulators asked for, and what is wrong with asking for them.
+std::vector<std::string> simulator_args(const MeasureOptions& options) {
+  std::vector<std::string> args;
+  if (options.cache_sim) args.push_back("--cache-sim=yes");
+  if (options.branch_sim) args.push_back("--branch-sim=yes");
+  return args;
+}
+
+std::optional<std::string> simulator_problem(const MeasureOptions& options, bool callgrind) {
+  if (!options.cache_sim && !options.branch_sim) return std::nullopt;
+  const std::string flags = options.cache_sim && options.branch_sim ? "--cache-sim and --branch-sim"
+                            : options.cache_sim                     ? "--cache-sim"
+                                                                    : "--branch-sim";
+  if (!callgrind)
+    return flags + " need" + (options.cache_sim && options.branch_sim ? "" : "s") +
+           " the callgrind counter (--counter callgrind): they are callgrind's simulators";
+  if (options.roles) return flags + " and --roles measure differently: give one of them";
+  return std::nullopt;
+}
+
+}  // namespace
 
 int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOptions& options,
                   const std::vector<harness::CaseSpec>& cases,
@@ -125,6 +155,8 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
   harness::CounterRequest request{*backend, options.event, options.cpu};
   Result<harness::CounterChoice> choice = harness::choose_counter(request);
   if (!choice) return bad_input(ctx, sub, choice.error().message);
+  if (std::optional<std::string> problem = simulator_problem(options, choice->reexec))
+    return bad_input(ctx, sub, *problem);
   err << "moqbench: " << choice->why << '\n';
   if (!options.event.empty() && !harness::counter_takes_event(choice->backend))
     err << "moqbench: --event '" << options.event << "' is ignored: the counter is not "
@@ -165,7 +197,8 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     if (!choice->reexec) return harness::run_case(spec, run, choice->counter.get());
     return options.roles
                ? measure_case_by_role(spec, run, options.cpu)
-               : measure_case_in_callgrind_process(spec, run, options.cpu, options.profile);
+               : measure_case_in_callgrind_process(spec, run, options.cpu, options.profile,
+                                                   CollectPass{simulator_args(options), false});
   };
   Result<harness::SweepResult> result =
       harness::run_sweep(cases, measure, writer ? &*writer : nullptr, progress);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
 
 #include "harness/counters/callgrind_dump.h"
@@ -30,6 +32,18 @@ bool read_file(const std::string& path, std::string& out) {
   s << in.rdbuf();
   out = s.str();
   return true;
+}
+
+// The sum of a simulator's events; nullopt when the dump lacks any of them (not simulated).
+std::optional<uint64_t> sum_of_events(const CallgrindDumpTotals& totals,
+                                      std::initializer_list<std::string_view> names) {
+  uint64_t sum = 0;
+  for (std::string_view name : names) {
+    std::optional<uint64_t> v = totals.event(name);
+    if (!v) return std::nullopt;
+    sum += *v;
+  }
+  return sum;
 }
 
 }  // namespace
@@ -77,12 +91,16 @@ Result<InstrReading> CallgrindCounter::stop() {
       break;  // callgrind numbers dumps without gaps: nothing further exists either
     }
     if (callgrind_dump_label(text) != label_) continue;  // someone else's dump
-    Result<uint64_t> ir = parse_callgrind_dump_ir(text, label_, path);
-    if (!ir) return ir.error();
+    Result<CallgrindDumpTotals> totals = parse_callgrind_dump(text, label_, path);
+    if (!totals) return totals.error();
     last_dump_number = n;
     last_dump_file_ = path;
     if (!keep_dumps_) std::remove(path.c_str());
-    return InstrReading{*ir, false, CounterBackend::kCallgrind};
+    InstrReading reading{totals->ir, false, CounterBackend::kCallgrind};
+    reading.l1_misses = sum_of_events(*totals, {"I1mr", "D1mr", "D1mw"});
+    reading.ll_misses = sum_of_events(*totals, {"ILmr", "DLmr", "DLmw"});
+    reading.branch_misses = sum_of_events(*totals, {"Bcm", "Bim"});
+    return reading;
   }
   return Error{
       0, "callgrind backend: no dump of region '" + std::string(label_) + "' found (" +

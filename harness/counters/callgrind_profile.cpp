@@ -1,5 +1,6 @@
 #include "harness/counters/callgrind_profile.h"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -48,7 +49,19 @@ std::vector<std::string_view> words(std::string_view line) {
 
 }  // namespace
 
-Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source) {
+Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source,
+                                                 const std::vector<std::string>& events) {
+  std::vector<size_t> columns;  // of `events` in the events: line
+  // The sum of the chosen columns of a line's costs (a missing trailing column reads 0).
+  auto cost_of = [&](const std::vector<std::string_view>& w, size_t first, uint64_t& cost) {
+    cost = 0;
+    for (size_t c : columns) {
+      uint64_t v = 0;
+      if (first + c < w.size() && !parse_u64(w[first + c], v)) return false;
+      cost += v;
+    }
+    return true;
+  };
   Names files, functions, objects;
   std::map<std::string, FunctionCost> by_name;
   size_t positions = 1;
@@ -80,12 +93,22 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
         if (positions == 0 || positions > 3)
           return error("unsupported positions: " + std::string(value));
       } else if (key == "events") {
-        const std::vector<std::string_view> events = words(value);
-        ir_first = !events.empty() && events[0] == "Ir";
+        const std::vector<std::string_view> names = words(value);
+        ir_first = !names.empty() && names[0] == "Ir";
         if (!ir_first) return error("the first event is not Ir: " + std::string(value));
+        columns.clear();
+        for (const std::string& event : events) {
+          const auto at = std::find(names.begin(), names.end(), event);
+          if (at == names.end())
+            return error("the profile has no " + event +
+                         " event (its events: " + std::string(value) +
+                         "); callgrind collects the cache events with --cache-sim=yes and the "
+                         "branch events with --branch-sim=yes");
+          columns.push_back(static_cast<size_t>(at - names.begin()));
+        }
       } else if (key == "summary" || key == "totals") {
         const std::vector<std::string_view> w = words(value);
-        if (w.empty() || !parse_u64(w[0], out.total)) return error("a bad " + std::string(key));
+        if (w.empty() || !cost_of(w, 0, out.total)) return error("a bad " + std::string(key));
       }
       continue;
     }
@@ -139,8 +162,7 @@ Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::str
       }
     }
     uint64_t ir = 0;
-    if (w.size() > positions && !parse_u64(w[positions], ir))
-      return error("a bad cost '" + std::string(w[positions]) + "'");
+    if (!cost_of(w, positions, ir)) return error("a bad cost on '" + std::string(line) + "'");
     if (!current) return error("a cost before any fn=");
     if (first_cost_of_function) {
       current->line = last[positions - 1];

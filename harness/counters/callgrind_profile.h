@@ -2,9 +2,10 @@
 // measured round, kept with `run --profile`) is callgrind's text format: name-compressed
 // `fn=`/`fl=`/`ob=` lines, cost lines of positions and the Ir count (positions may be relative,
 // "+3", "-2", "*"), and `calls=` lines whose next cost line is the inclusive cost of a call.
-// Per function: its own (exclusive) Ir, its inclusive Ir (own plus the calls it makes), how often
-// it was called, and the file and first line its costs name ("???" and 0 without debug
-// information). A function that was called but ran nothing collected has only its calls.
+// Per function: its own (exclusive) Ir (or the events asked for), its inclusive Ir (own plus the
+// calls it makes), how often it was called, and the file and first line its costs name ("???" and 0
+// without debug information). A function that was called but ran nothing collected has only its
+// calls.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,10 @@ struct CallgrindProfile {
   std::vector<FunctionCost> functions;  // by name
 };
 
-// Errors name the source, the line number and what was wrong.
-Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source);
+// Errors name the source, the line number and what was wrong. `events`: the event columns whose
+// sum is the cost read (default Ir; e.g. I1mr, D1mr, D1mw for first-level misses, present when
+// callgrind ran with --cache-sim=yes); a profile without one of them is an error naming it.
+Result<CallgrindProfile> parse_callgrind_profile(std::string_view text, std::string_view source,
+                                                 const std::vector<std::string>& events = {"Ir"});
 
 }  // namespace moq::counters

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,11 @@ struct InstrReading {
   // `instructions` is a partial, unscaled count and must be rejected, never scaled.
   bool multiplexed = false;
   CounterBackend backend = CounterBackend::kNone;
+  // callgrind with its simulators only (valgrind's --cache-sim=yes, --branch-sim=yes): the
+  // region's misses as results.h's kSimMetrics sum them; nullopt when not simulated.
+  std::optional<uint64_t> l1_misses = std::nullopt;
+  std::optional<uint64_t> ll_misses = std::nullopt;
+  std::optional<uint64_t> branch_misses = std::nullopt;
 };
 
 class InstructionCounter {

@@ -22,6 +22,8 @@ constexpr size_t kSamplesReserved = 64;
 struct Samples {
   std::vector<uint64_t> instructions, allocations, allocation_bytes, wall_ns, streams_opened,
       wire_bytes, tasks_run, packets, udp_bytes;
+  // callgrind's simulators, when the counter reads them (not reserved: empty without them).
+  std::vector<uint64_t> l1_misses, ll_misses, branch_misses;
   bool on_wire = false;
 
   void reserve(size_t n) {
@@ -193,6 +195,9 @@ class CaseRun {
       return false;
     }
     if (counter_) samples_.instructions.push_back(reading.instr.instructions);
+    if (reading.instr.l1_misses) samples_.l1_misses.push_back(*reading.instr.l1_misses);
+    if (reading.instr.ll_misses) samples_.ll_misses.push_back(*reading.instr.ll_misses);
+    if (reading.instr.branch_misses) samples_.branch_misses.push_back(*reading.instr.branch_misses);
     samples_.allocations.push_back(reading.allocs.allocs);
     samples_.allocation_bytes.push_back(reading.allocs.bytes);
     samples_.wall_ns.push_back(reading.wall_ns);
@@ -232,6 +237,9 @@ class CaseRun {
     m.streams_opened = results::compute_stats(std::move(samples_.streams_opened));
     m.wire_bytes = results::compute_stats(std::move(samples_.wire_bytes));
     m.tasks_run = results::compute_stats(std::move(samples_.tasks_run));
+    m.l1_misses = results::compute_stats(std::move(samples_.l1_misses));
+    m.ll_misses = results::compute_stats(std::move(samples_.ll_misses));
+    m.branch_misses = results::compute_stats(std::move(samples_.branch_misses));
     if (samples_.on_wire) {
       m.packets = results::compute_stats(std::move(samples_.packets));
       m.udp_bytes = results::compute_stats(std::move(samples_.udp_bytes));

@@ -17,13 +17,18 @@ std::optional<std::string> nullable_string(const Json& j) {
   return j.get<std::string>();
 }
 
+// Files of schemas before the spread figures get them from their samples, as a writer would have.
 MetricStats stats_from_json(const Json& j) {
-  MetricStats stats;
+  MetricStats stats = *compute_stats(j["samples"].get<std::vector<uint64_t>>());
   stats.median = j["median"].get<uint64_t>();
   stats.min = j["min"].get<uint64_t>();
   stats.max = j["max"].get<uint64_t>();
   stats.mean = j["mean"].get<double>();
-  stats.samples = j["samples"].get<std::vector<uint64_t>>();
+  if (j.contains("stddev")) {
+    stats.stddev = j["stddev"].get<double>();
+    stats.cv = j["cv"].get<double>();
+    stats.outliers = j["outliers"].get<uint64_t>();
+  }
   return stats;
 }
 
@@ -165,7 +170,7 @@ CaseResult case_from_json(const Json& j) {
     const Json& stats = j["metrics"][metric_name(metric)];
     if (!stats.is_null()) c.metrics.get(metric) = stats_from_json(stats);
   }
-  for (Metric metric : kWireMetrics) {
+  for (Metric metric : kOptionalMetrics) {
     const std::string_view name = metric_name(metric);
     if (j["metrics"].contains(name) && !j["metrics"][name].is_null())
       c.metrics.get(metric) = stats_from_json(j["metrics"][name]);
@@ -235,6 +240,9 @@ Json to_json(const MetricStats& stats) {
   j["min"] = stats.min;
   j["max"] = stats.max;
   j["mean"] = stats.mean;
+  j["stddev"] = stats.stddev;
+  j["cv"] = stats.cv;
+  j["outliers"] = stats.outliers;
   j["samples"] = stats.samples;
   return j;
 }
@@ -260,7 +268,7 @@ Json to_json(const CaseResult& c) {
     const std::optional<MetricStats>& stats = c.metrics.get(metric);
     metrics[std::string(metric_name(metric))] = stats ? to_json(*stats) : Json(nullptr);
   }
-  for (Metric metric : kWireMetrics) {
+  for (Metric metric : kOptionalMetrics) {
     const std::optional<MetricStats>& stats = c.metrics.get(metric);
     if (stats) metrics[std::string(metric_name(metric))] = to_json(*stats);
   }

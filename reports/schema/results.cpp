@@ -9,6 +9,25 @@
 
 namespace moq::results {
 
+namespace {
+
+// The q-quantile of sorted samples, linearly interpolated between the two nearest ranks.
+long double quantile(const std::vector<uint64_t>& sorted, long double q) {
+  const long double pos = q * static_cast<long double>(sorted.size() - 1);
+  const size_t below = static_cast<size_t>(pos);
+  const size_t above = std::min(below + 1, sorted.size() - 1);
+  const long double fraction = pos - static_cast<long double>(below);
+  return static_cast<long double>(sorted[below]) +
+         fraction *
+             (static_cast<long double>(sorted[above]) - static_cast<long double>(sorted[below]));
+}
+
+}  // namespace
+
+bool schema_has_spread(std::string_view schema) {
+  return schema != "moqbench.results/1" && schema != "moqbench.results/2";
+}
+
 std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples) {
   if (samples.empty()) return std::nullopt;
   MetricStats stats;
@@ -22,7 +41,26 @@ std::optional<MetricStats> compute_stats(std::vector<uint64_t> samples) {
   long double sum = 0;
   for (uint64_t s : samples)
     sum += static_cast<long double>(s);
-  stats.mean = static_cast<double>(sum / static_cast<long double>(samples.size()));
+  const long double mean = sum / static_cast<long double>(samples.size());
+  stats.mean = static_cast<double>(mean);
+  if (samples.size() > 1) {
+    long double squares = 0;
+    for (uint64_t s : samples) {
+      const long double d = static_cast<long double>(s) - mean;
+      squares += d * d;
+    }
+    stats.stddev =
+        static_cast<double>(std::sqrt(squares / static_cast<long double>(samples.size() - 1)));
+  }
+  stats.cv = mean > 0 ? static_cast<double>(static_cast<long double>(stats.stddev) / mean) : 0.0;
+  const long double q1 = quantile(sorted, 0.25);
+  const long double q3 = quantile(sorted, 0.75);
+  const long double low = q1 - 1.5L * (q3 - q1);
+  const long double high = q3 + 1.5L * (q3 - q1);
+  for (uint64_t s : samples) {
+    const long double v = static_cast<long double>(s);
+    if (v < low || v > high) ++stats.outliers;
+  }
   stats.samples = std::move(samples);
   return stats;
 }
@@ -65,6 +103,12 @@ std::string_view metric_name(Metric metric) {
       return "packets";
     case Metric::kUdpBytes:
       return "udp_bytes";
+    case Metric::kL1Misses:
+      return "l1_misses";
+    case Metric::kLlMisses:
+      return "ll_misses";
+    case Metric::kBranchMisses:
+      return "branch_misses";
   }
   return "";
 }
@@ -89,6 +133,12 @@ std::optional<MetricStats>& Metrics::get(Metric metric) {
       return packets;
     case Metric::kUdpBytes:
       return udp_bytes;
+    case Metric::kL1Misses:
+      return l1_misses;
+    case Metric::kLlMisses:
+      return ll_misses;
+    case Metric::kBranchMisses:
+      return branch_misses;
   }
   return instructions;
 }

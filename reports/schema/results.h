@@ -1,4 +1,4 @@
-// The moqbench results format (schema "moqbench.results/2") as C++ values. FORMAT.md documents
+// The moqbench results format (schema "moqbench.results/3") as C++ values. FORMAT.md documents
 // every field; validate.h checks a JSON document against it; json_io.h converts both ways;
 // results_file.h reads and writes files.
 #pragma once
@@ -15,10 +15,14 @@
 
 namespace moq::results {
 
-inline constexpr std::string_view kSchema = "moqbench.results/2";
+inline constexpr std::string_view kSchema = "moqbench.results/3";
 // Older schemas still read. Version 1 had no meta.plan and no meta.run: such a file says nothing
-// of what it set out to measure or how its run ended (FORMAT.md, "Versions").
-inline constexpr std::array<std::string_view, 1> kOlderSchemas = {"moqbench.results/1"};
+// of what it set out to measure or how its run ended. Versions 1 and 2 had no spread figures in
+// a stats object: they are computed from its samples on reading (FORMAT.md, "Versions").
+inline constexpr std::array<std::string_view, 2> kOlderSchemas = {"moqbench.results/2",
+                                                                  "moqbench.results/1"};
+// Whether a schema string's stats objects carry the spread figures (stddev, cv, outliers).
+bool schema_has_spread(std::string_view schema);
 
 // One shard of a sweep (`moqbench sweep --shard I/N`): case k of the sweep's plan (0-based) runs
 // in shard k mod N + 1. `moqbench merge` joins the N files back into the sweep.
@@ -87,11 +91,20 @@ struct Meta {
 // Statistics of one metric over the measured rounds. All counts are integers; the median of an
 // even number of samples is the LOWER of the two middle values, so a median is always a value
 // some round produced (no half allocations), and gates compare integers.
+//
+// The spread: stddev is the sample standard deviation (n - 1 in the denominator; 0 for one
+// sample), cv the coefficient of variation stddev / mean (0 when the mean is 0), and outliers the
+// rounds outside Tukey's fences [Q1 - 1.5 IQR, Q3 + 1.5 IQR], the quartiles linearly interpolated
+// between the sorted samples (as hyperfine and numpy do). An exact counter repeats its count, so
+// its spread is 0 with no outliers.
 struct MetricStats {
   uint64_t median = 0;
   uint64_t min = 0;
   uint64_t max = 0;
   double mean = 0;
+  double stddev = 0;
+  double cv = 0;
+  uint64_t outliers = 0;
   std::vector<uint64_t> samples;  // one per measured round, in round order
 
   bool operator==(const MetricStats&) const = default;
@@ -110,6 +123,9 @@ enum class Metric {
   kTasksRun,
   kPackets,  // optional: only a case over a transport with a wire (QUIC) has them
   kUdpBytes,
+  kL1Misses,  // optional: callgrind with --cache-sim or --branch-sim only (kSimMetrics)
+  kLlMisses,
+  kBranchMisses,
 };
 inline constexpr std::array<Metric, 7> kAllMetrics = {
     Metric::kInstructions,  Metric::kAllocations, Metric::kAllocationBytes, Metric::kWallNs,
@@ -118,6 +134,16 @@ inline constexpr std::array<Metric, 7> kAllMetrics = {
 // Metrics present only for a case whose transport has a wire (params.transport quic-sim or
 // quic): UDP datagrams sent and their payload bytes, every connection, per round.
 inline constexpr std::array<Metric, 2> kWireMetrics = {Metric::kPackets, Metric::kUdpBytes};
+// Metrics of callgrind's simulators, present only when the run asked for them: with --cache-sim,
+// l1_misses (I1mr + D1mr + D1mw: first-level instruction read, data read and data write misses)
+// and ll_misses (ILmr + DLmr + DLmw: the same at the last level); with --branch-sim,
+// branch_misses (Bcm + Bim: mispredicted conditional and indirect branches).
+inline constexpr std::array<Metric, 3> kSimMetrics = {Metric::kL1Misses, Metric::kLlMisses,
+                                                      Metric::kBranchMisses};
+// The metrics a case may lack (no key): kWireMetrics, then kSimMetrics.
+inline constexpr std::array<Metric, 5> kOptionalMetrics = {Metric::kPackets, Metric::kUdpBytes,
+                                                           Metric::kL1Misses, Metric::kLlMisses,
+                                                           Metric::kBranchMisses};
 // The JSON key of a metric: "instructions", "allocation_bytes", ...
 std::string_view metric_name(Metric metric);
 
@@ -133,6 +159,9 @@ struct Metrics {
   std::optional<MetricStats> tasks_run;
   std::optional<MetricStats> packets;  // kWireMetrics: nullopt (no key) without a wire
   std::optional<MetricStats> udp_bytes;
+  std::optional<MetricStats> l1_misses;  // kSimMetrics: nullopt (no key) unless simulated
+  std::optional<MetricStats> ll_misses;
+  std::optional<MetricStats> branch_misses;
 
   std::optional<MetricStats>& get(Metric metric);
   const std::optional<MetricStats>& get(Metric metric) const;

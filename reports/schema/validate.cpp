@@ -134,8 +134,15 @@ bool is_iso8601_utc(std::string_view t) {
   return pos + 1 == t.size() && t[pos] == 'Z';
 }
 
-Status check_stats(const Json& j, const std::string& path, uint64_t max_samples, bool exact_count) {
-  MOQ_RESULTS_TRY(check_object(j, path, {"median", "min", "max", "mean", "samples"}));
+// spread: the schema's stats objects carry stddev, cv and outliers (results/3 on).
+Status check_stats(const Json& j, const std::string& path, uint64_t max_samples, bool exact_count,
+                   bool spread) {
+  if (spread) {
+    MOQ_RESULTS_TRY(check_object(
+        j, path, {"median", "min", "max", "mean", "stddev", "cv", "outliers", "samples"}));
+  } else {
+    MOQ_RESULTS_TRY(check_object(j, path, {"median", "min", "max", "mean", "samples"}));
+  }
   const Json& samples_json = j["samples"];
   const std::string samples_path = child(path, "samples");
   if (!samples_json.is_array()) return bad(samples_path, "an array", samples_json);
@@ -177,6 +184,17 @@ Status check_stats(const Json& j, const std::string& path, uint64_t max_samples,
   if (std::fabs(got_mean - expected.mean) > 1e-9 * std::max(1.0, std::fabs(expected.mean))) {
     return mismatch("mean", Json(expected.mean).dump());
   }
+  if (!spread) return {};
+  for (const auto& [key, want] : {std::pair{"stddev", expected.stddev}, {"cv", expected.cv}}) {
+    const Json& got = j[key];
+    if (!got.is_number() || !std::isfinite(got.get<double>()) || got.get<double>() < 0)
+      return bad(child(path, key), "a finite number >= 0", got);
+    if (std::fabs(got.get<double>() - want) > 1e-9 * std::max(1.0, want))
+      return mismatch(key, Json(want).dump());
+  }
+  MOQ_RESULTS_TRY(check_uint(j["outliers"], child(path, "outliers")));
+  if (j["outliers"].get<uint64_t>() != expected.outliers)
+    return mismatch("outliers", std::to_string(expected.outliers));
   return {};
 }
 
@@ -421,7 +439,7 @@ Status validate_timing(const Json& j, const std::string& path) {
 }
 
 // Each role once, in kRoleNames order, with a sample per measured round.
-Status validate_roles(const Json& j, const std::string& path, uint64_t measured) {
+Status validate_roles(const Json& j, const std::string& path, uint64_t measured, bool spread) {
   if (!j.is_array() || j.empty()) return bad(path, "a non-empty array", j);
   size_t next = 0;  // roles appear in kRoleNames order, each at most once
   for (size_t i = 0; i < j.size(); ++i) {
@@ -437,14 +455,16 @@ Status validate_roles(const Json& j, const std::string& path, uint64_t measured)
                  name);
     next = static_cast<size_t>(known - kRoleNames.begin()) + 1;
     for (const char* metric : {"instructions", "allocations"})
-      MOQ_RESULTS_TRY(check_stats(j[i][metric], child(at, metric), measured, true));
+      MOQ_RESULTS_TRY(check_stats(j[i][metric], child(at, metric), measured, true, spread));
   }
   return {};
 }
 
 }  // namespace
 
-Status validate_case(const Json& j, CounterBackend backend, const std::string& path) {
+Status validate_case(const Json& j, CounterBackend backend, const std::string& path,
+                     std::string_view schema) {
+  const bool spread = schema_has_spread(schema);
   MOQ_RESULTS_TRY(check_object(
       j, path,
       {"id", "bench", "scenario", "version", "params", "rounds", "metrics", "delivered", "flags"},
@@ -496,15 +516,27 @@ Status validate_case(const Json& j, CounterBackend backend, const std::string& p
 
   const Json& metrics = j["metrics"];
   const std::string metrics_path = child(path, "metrics");
-  MOQ_RESULTS_TRY(check_object(metrics, metrics_path,
-                               {"instructions", "allocations", "allocation_bytes", "wall_ns",
-                                "streams_opened", "wire_bytes", "tasks_run"},
-                               {"packets", "udp_bytes"}));
+  MOQ_RESULTS_TRY(
+      check_object(metrics, metrics_path,
+                   {"instructions", "allocations", "allocation_bytes", "wall_ns", "streams_opened",
+                    "wire_bytes", "tasks_run"},
+                   {"packets", "udp_bytes", "l1_misses", "ll_misses", "branch_misses"}));
   for (Metric metric : kWireMetrics) {
     const std::string_view name = metric_name(metric);
     if (!metrics.contains(name)) continue;
     const std::string stats_path = child(metrics_path, name);
-    MOQ_RESULTS_TRY(check_stats(metrics[name], stats_path, measured, !failed));
+    MOQ_RESULTS_TRY(check_stats(metrics[name], stats_path, measured, !failed, spread));
+  }
+  for (Metric metric : kSimMetrics) {
+    const std::string_view name = metric_name(metric);
+    if (!metrics.contains(name)) continue;
+    const std::string stats_path = child(metrics_path, name);
+    if (!spread) return problem(stats_path, "unknown field (added in moqbench.results/3)");
+    if (backend != CounterBackend::kCallgrind)
+      return problem(stats_path,
+                     "only callgrind's simulators measure it, but counter_backend is \"" +
+                         std::string(to_string(backend)) + "\"");
+    MOQ_RESULTS_TRY(check_stats(metrics[name], stats_path, measured, !failed, spread));
   }
   for (Metric metric : kAllMetrics) {
     const std::string_view name = metric_name(metric);
@@ -518,11 +550,11 @@ Status validate_case(const Json& j, CounterBackend backend, const std::string& p
       if (failed) continue;
       return bad(stats_path, "an object {median, min, max, mean, samples}", stats);
     }
-    MOQ_RESULTS_TRY(check_stats(stats, stats_path, measured, !failed));
+    MOQ_RESULTS_TRY(check_stats(stats, stats_path, measured, !failed, spread));
   }
 
   if (j.contains("roles"))
-    MOQ_RESULTS_TRY(validate_roles(j["roles"], child(path, "roles"), measured));
+    MOQ_RESULTS_TRY(validate_roles(j["roles"], child(path, "roles"), measured, spread));
 
   const Json& delivered = j["delivered"];
   const std::string delivered_path = child(path, "delivered");
@@ -569,7 +601,7 @@ Status validate(const Json& doc) {
   std::map<std::string, size_t> seen;
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string path = element("cases", i);
-    MOQ_RESULTS_TRY(validate_case(cases[i], backend, path));
+    MOQ_RESULTS_TRY(validate_case(cases[i], backend, path, version));
     const std::string& id = cases[i]["id"].get_ref<const std::string&>();
     const auto [it, inserted] = seen.emplace(id, i);
     if (!inserted) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "reports/schema/json_io.h"
 #include "reports/schema/results.h"
@@ -16,9 +17,10 @@ namespace moq::results {
 Status validate(const Json& doc);
 
 // One case record, as it would sit at `path` in a document whose meta names `backend`
-// (instructions must be null exactly when the backend is "none"). Does not check id uniqueness.
+// (instructions must be null exactly when the backend is "none") of schema `schema` (older
+// schemas' stats objects have no spread figures). Does not check id uniqueness.
 Status validate_case(const Json& case_json, CounterBackend backend,
-                     const std::string& path = "case");
+                     const std::string& path = "case", std::string_view schema = kSchema);
 
 // The meta object alone.
 Status validate_meta(const Json& meta_json, const std::string& path = "meta");

@@ -385,14 +385,14 @@ TEST(ResultsValidate, FailedCaseMayHavePartialMetricsButNotMoreThanMeasured) {
 
 TEST(ResultsValidate, UnknownSchemaVersionIsAClearError) {
   Json doc = to_json(sample_file());
-  doc["schema"] = "moqbench.results/3";
+  doc["schema"] = "moqbench.results/4";
   doc["meta"] = "whatever a later version has";
   Result<ResultsFile> file = parse_results(doc.dump(), "future.json");
   ASSERT_FALSE(file.ok());
   const std::string& message = file.error().message;
   EXPECT_NE(message.find("future.json: schema: unsupported results schema "
-                         "\"moqbench.results/3\"; this moqbench reads \"moqbench.results/2\" "
-                         "and \"moqbench.results/1\""),
+                         "\"moqbench.results/4\"; this moqbench reads \"moqbench.results/3\" "
+                         "and \"moqbench.results/2\" and \"moqbench.results/1\""),
             std::string::npos)
       << message;
 
@@ -491,8 +491,24 @@ TEST(ResultsWriterTest, RefusesInvalidMetaAndUnwritablePaths) {
 
 // Version 1 files (no plan, no run end) are still read: they say nothing of how their run ended,
 // and a version 2 file carries both through a round trip.
+// Takes the spread figures (schema 3) out of every stats object, as versions 1 and 2 wrote them.
+void strip_spread(Json& j) {
+  if (j.is_object()) {
+    if (j.contains("samples")) {
+      for (const char* key : {"stddev", "cv", "outliers"})
+        j.erase(key);
+    }
+    for (auto& item : j.items())
+      strip_spread(item.value());
+  } else if (j.is_array()) {
+    for (Json& e : j)
+      strip_spread(e);
+  }
+}
+
 TEST(ResultsValidate, VersionOneFilesStillReadAndVersionTwoKeepsPlanAndRunEnd) {
   Json v1 = to_json(sample_file());
+  strip_spread(v1);
   v1["schema"] = "moqbench.results/1";
   v1["meta"].erase("plan");
   v1["meta"].erase("run");
@@ -519,6 +535,71 @@ TEST(ResultsValidate, VersionOneFilesStillReadAndVersionTwoKeepsPlanAndRunEnd) {
   EXPECT_FALSE(validate(bad).ok());
   bad["meta"]["run"]["state"] = "paused";
   EXPECT_FALSE(validate(bad).ok());
+}
+
+// Schema 3's spread figures: computed from the samples (sample standard deviation, its ratio to
+// the mean, rounds outside Tukey's fences), checked against them on reading, absent from older
+// versions, which get them from their samples.
+TEST(ResultsValidate, SpreadFiguresAgreeWithTheSamplesAndOlderFilesGetThemOnReading) {
+  // 10, 11, 12, 13, 100: quartiles 11 and 13, fences 8 and 16, so 100 is the one outlier.
+  const MetricStats s = *compute_stats({10, 11, 12, 13, 100});
+  EXPECT_EQ(s.outliers, 1u);
+  EXPECT_NEAR(s.stddev, 39.5941915, 1e-6);
+  EXPECT_NEAR(s.cv, s.stddev / 29.2, 1e-12);
+  const MetricStats exact = *compute_stats({7, 7, 7});
+  EXPECT_EQ(exact.stddev, 0.0);
+  EXPECT_EQ(exact.cv, 0.0);
+  EXPECT_EQ(exact.outliers, 0u);
+  EXPECT_EQ(compute_stats({0, 0})->cv, 0.0) << "no variation of nothing";
+
+  ResultsFile file = sample_file();
+  file.cases[0].metrics.wall_ns = compute_stats({10, 11, 12, 13, 100, 12});
+  file.cases[0].rounds.measured = 6;
+  for (Metric m : kAllMetrics) {
+    std::optional<MetricStats>& stats = file.cases[0].metrics.get(m);
+    if (stats && m != Metric::kWallNs) {
+      std::vector<uint64_t> samples = stats->samples;
+      samples.resize(6, samples.back());
+      stats = compute_stats(samples);
+    }
+  }
+  // The role split has a sample per measured round too, the last round repeated as above.
+  auto six_rounds = [](MetricStats& stats) {
+    std::vector<uint64_t> samples = stats.samples;
+    samples.resize(6, samples.back());
+    stats = *compute_stats(samples);
+  };
+  for (RoleCost& role : file.cases[0].roles) {
+    six_rounds(role.instructions);
+    six_rounds(role.allocations);
+  }
+  Result<ResultsFile> back = parse_results(serialize(file), "v3.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->cases[0].metrics.wall_ns, file.cases[0].metrics.wall_ns);
+
+  Json wrong = to_json(file);
+  wrong["cases"][0]["metrics"]["wall_ns"]["outliers"] = 0;
+  Result<ResultsFile> refused = parse_results(wrong.dump(), "v3.json");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("cases[0].metrics.wall_ns.outliers: is 0 but the samples "
+                                         "give 1"),
+            std::string::npos)
+      << refused.error().message;
+  wrong = to_json(file);
+  wrong["cases"][0]["metrics"]["wall_ns"]["cv"] = 0.5;
+  EXPECT_FALSE(validate(wrong).ok());
+  wrong["cases"][0]["metrics"]["wall_ns"].erase("cv");
+  EXPECT_FALSE(validate(wrong).ok());
+
+  // Version 2 has no spread keys (one is an unknown field there) and reads with the figures its
+  // samples give.
+  Json v2 = to_json(file);
+  v2["schema"] = "moqbench.results/2";
+  EXPECT_FALSE(validate(v2).ok());
+  strip_spread(v2);
+  Result<ResultsFile> old = parse_results(v2.dump(), "v2.json");
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_EQ(old->cases[0].metrics.wall_ns, file.cases[0].metrics.wall_ns);
 }
 
 }  // namespace

@@ -148,6 +148,7 @@ TEST_F(QuicUdp, ManyConnectionsToADeadPortAllFailAndNothingCrashes) {
   std::unique_ptr<UdpSocket> sock = bound_socket();
   QuicEndpoint ep(executor_, *sock, entropy_, short_handshake());
   std::vector<std::unique_ptr<QuicConnection>> conns;
+  conns.reserve(16);
   for (int i = 0; i < 16; ++i)
     conns.push_back(ok(ep.connect(dead, "moq-lite-06", ok(TlsTrust::anything()))));
   Status st = loop_.run_until(

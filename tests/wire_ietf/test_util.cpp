@@ -29,7 +29,7 @@ std::vector<uint8_t> hex(std::string_view text) {
 }
 
 std::string to_hex(std::span<const uint8_t> bytes) {
-  static const char* kDigits = "0123456789abcdef";
+  static constexpr const char* kDigits = "0123456789abcdef";
   std::string out;
   for (size_t i = 0; i < bytes.size(); ++i) {
     if (i) out += ' ';

@@ -72,6 +72,10 @@ enum class ParamType : uint64_t {
   TrackNamespacePrefix = 0x34,
   IncludeProperties = 0x35,  // -22
 };
+// The parameter's type as it is on the wire (a varint).
+constexpr uint64_t param_code(ParamType t) {
+  return uint64_t(t);
+}
 // The parameter's name in this draft, or nullptr when the draft does not define it.
 const char* param_type_name(uint64_t type, IetfVersion v);
 // The range filter parameters (-22): SUBGROUP_FILTER to TRACK_PROPERTY_FILTER.

@@ -135,7 +135,7 @@ void Setup::decode(Reader& r, IetfVersion v, Setup& m) {
 }
 
 Status Setup::check(IetfVersion v) const {
-  const char* kName = "SETUP";
+  constexpr const char* kName = "SETUP";
   if (!has_limit_setup_options(v) && (max_filter_ranges || max_request_updates))
     return make_error(kName, "MAX_FILTER_RANGES / MAX_REQUEST_UPDATES",
                       std::string("not defined in ") + version_name(v));
@@ -359,7 +359,7 @@ void Fetch::decode(Reader& r, IetfVersion v, Fetch& m) {
 }
 
 Status Fetch::check(IetfVersion v) const {
-  const char* kName = "FETCH";
+  constexpr const char* kName = "FETCH";
   const bool standalone = fetch_type == FetchType::Standalone;
   if (fetch_has_fetch_type(v)) {
     if (uint8_t(fetch_type) < 1 || uint8_t(fetch_type) > 3)
@@ -457,7 +457,7 @@ void RequestError::decode(Reader& r, IetfVersion, RequestError& m) {
 }
 
 Status RequestError::check(IetfVersion) const {
-  const char* kName = "REQUEST_ERROR";
+  constexpr const char* kName = "REQUEST_ERROR";
   if (reason.size() > kMaxReasonPhraseLength)
     return make_error(kName, "reason phrase", "longer than 1024 bytes");
   const bool is_redirect = error_code == uint64_t(RequestErrorCode::Redirect);

@@ -23,12 +23,15 @@
 
 namespace moq::wire::ietf {
 
+// Type names an enumerator (after ::), which parentheses would not compile.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define MOQ_IETF_MESSAGE_METHODS(Self, Type)              \
   static constexpr MessageType kType = MessageType::Type; \
   bool operator==(const Self&) const = default;           \
   void encode(Writer& w, IetfVersion v) const;            \
   static void decode(Reader& r, IetfVersion v, Self& m);  \
   Status check(IetfVersion v) const;
+// NOLINTEND(bugprone-macro-parentheses)
 
 // SETUP (0x2F00): Setup Options as KVPs filling the body. Unknown options are ignored on
 // receipt; they are kept in unknown_options so a relay or test can see them.

@@ -7,12 +7,8 @@ namespace moq::wire::ietf {
 
 namespace {
 
-constexpr uint64_t T(ParamType t) {
-  return uint64_t(t);
-}
-
 bool is_repeatable(uint64_t t) {
-  return t == T(ParamType::AuthorizationToken) || is_range_filter_type(t);
+  return t == param_code(ParamType::AuthorizationToken) || is_range_filter_type(t);
 }
 
 const char* name_or_type(uint64_t type, IetfVersion v) {
@@ -104,7 +100,7 @@ void encode_range_filter(Writer& w, const RangeFilter& f) {
   const size_t mark = w.begin_length();
   if (!f.clear) {
     w.u8(f.set_id);
-    if (has_property_type(T(f.type))) w.varint(f.property_type);
+    if (has_property_type(param_code(f.type))) w.varint(f.property_type);
     for (const auto& r : f.ranges) {
       w.varint(r.start_delta);
       w.varint(r.end_delta);
@@ -118,7 +114,7 @@ void encode_range_filters(TypeWriter& tw, const std::vector<RangeFilter>& filter
                           uint64_t last) {
   for (uint64_t t = first; t <= last; ++t)
     for (const auto& f : filters)
-      if (T(f.type) == t) {
+      if (param_code(f.type) == t) {
         tw.type(t);
         encode_range_filter(tw.w, f);
       }
@@ -128,23 +124,23 @@ void encode_fill(Writer& w, const FillParameters& f) {
   const size_t mark = w.begin_length();
   TypeWriter tw{w};
   if (f.fill_timeout) {
-    tw.type(T(ParamType::FillTimeout));
+    tw.type(param_code(ParamType::FillTimeout));
     w.varint(*f.fill_timeout);
   }
   if (f.subscriber_priority) {
-    tw.type(T(ParamType::SubscriberPriority));
+    tw.type(param_code(ParamType::SubscriberPriority));
     w.u8(*f.subscriber_priority);
   }
   if (f.location_filter) {
-    tw.type(T(ParamType::LocationFilter));
+    tw.type(param_code(ParamType::LocationFilter));
     encode_location_filter(w, *f.location_filter);
   }
   if (f.group_order) {
-    tw.type(T(ParamType::GroupOrder));
+    tw.type(param_code(ParamType::GroupOrder));
     w.u8(uint8_t(*f.group_order));
   }
-  encode_range_filters(tw, f.range_filters, T(ParamType::SubgroupFilter),
-                       T(ParamType::ObjectPropertyFilter));
+  encode_range_filters(tw, f.range_filters, param_code(ParamType::SubgroupFilter),
+                       param_code(ParamType::ObjectPropertyFilter));
   w.end_length(mark);
 }
 
@@ -154,72 +150,72 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
   w.varint(p.count(v));
   TypeWriter tw{w};
   if (p.object_delivery_timeout) {
-    tw.type(T(ParamType::ObjectDeliveryTimeout));
+    tw.type(param_code(ParamType::ObjectDeliveryTimeout));
     w.varint(*p.object_delivery_timeout);
   }
   for (const auto& t : p.authorization_tokens) {
-    tw.type(T(ParamType::AuthorizationToken));
+    tw.type(param_code(ParamType::AuthorizationToken));
     const size_t mark = w.begin_length();
     encode_token(w, t);
     w.end_length(mark);
   }
   if (p.rendezvous_timeout) {
-    tw.type(T(ParamType::RendezvousTimeout));
+    tw.type(param_code(ParamType::RendezvousTimeout));
     w.varint(*p.rendezvous_timeout);
   }
   if (p.subgroup_delivery_timeout) {
-    tw.type(T(ParamType::SubgroupDeliveryTimeout));
+    tw.type(param_code(ParamType::SubgroupDeliveryTimeout));
     w.varint(*p.subgroup_delivery_timeout);
   }
   if (p.expires) {
-    tw.type(T(ParamType::Expires));
+    tw.type(param_code(ParamType::Expires));
     w.varint(*p.expires);
   }
   if (p.largest_object) {
-    tw.type(T(ParamType::LargestObject));
+    tw.type(param_code(ParamType::LargestObject));
     encode_location(w, *p.largest_object);
   }
   if (p.fill_timeout) {
-    tw.type(T(ParamType::FillTimeout));
+    tw.type(param_code(ParamType::FillTimeout));
     w.varint(*p.fill_timeout);
   }
   if (p.forward) {
-    tw.type(T(ParamType::Forward));
+    tw.type(param_code(ParamType::Forward));
     w.u8(*p.forward ? 1 : 0);
   }
   if (p.subscriber_priority) {
-    tw.type(T(ParamType::SubscriberPriority));
+    tw.type(param_code(ParamType::SubscriberPriority));
     w.u8(*p.subscriber_priority);
   }
   if (location_filter_is_typed(v)) {
     if (p.location_filter) {
-      tw.type(T(ParamType::LocationFilter));
+      tw.type(param_code(ParamType::LocationFilter));
       encode_location_filter(w, *p.location_filter);
     }
   } else if (p.subscription_filter) {
-    tw.type(T(ParamType::LocationFilter));
+    tw.type(param_code(ParamType::LocationFilter));
     encode_subscription_filter(w, *p.subscription_filter);
   }
   if (p.group_order) {
-    tw.type(T(ParamType::GroupOrder));
+    tw.type(param_code(ParamType::GroupOrder));
     w.u8(uint8_t(*p.group_order));
   }
   if (p.fill) {
-    tw.type(T(ParamType::FillParameters));
+    tw.type(param_code(ParamType::FillParameters));
     encode_fill(w, *p.fill);
   }
-  encode_range_filters(tw, p.range_filters, T(ParamType::SubgroupFilter),
-                       T(ParamType::TrackPropertyFilter));
+  encode_range_filters(tw, p.range_filters, param_code(ParamType::SubgroupFilter),
+                       param_code(ParamType::TrackPropertyFilter));
   if (p.new_group_request) {
-    tw.type(T(ParamType::NewGroupRequest));
+    tw.type(param_code(ParamType::NewGroupRequest));
     w.varint(*p.new_group_request);
   }
   if (p.track_namespace_prefix) {
-    tw.type(T(ParamType::TrackNamespacePrefix));
+    tw.type(param_code(ParamType::TrackNamespacePrefix));
     encode_namespace(w, *p.track_namespace_prefix);
   }
   if (p.include_properties) {
-    tw.type(T(ParamType::IncludeProperties));
+    tw.type(param_code(ParamType::IncludeProperties));
     w.u8(*p.include_properties ? 1 : 0);
   }
 }
@@ -243,7 +239,7 @@ GroupOrder read_group_order(Reader& r) {
 
 LocationFilter read_location_filter(Reader& r) {
   LocationFilter f;
-  const char* kName = "LOCATION_FILTER";
+  constexpr const char* kName = "LOCATION_FILTER";
   const uint64_t t = r.varint(kName);
   if (!r.ok()) return f;
   if (t > 5) {
@@ -265,7 +261,7 @@ LocationFilter read_location_filter(Reader& r) {
 
 SubscriptionFilter read_subscription_filter(Reader& r) {
   SubscriptionFilter f;
-  const char* kName = "SUBSCRIPTION_FILTER";
+  constexpr const char* kName = "SUBSCRIPTION_FILTER";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
   Reader c = r.child(kName, len);
@@ -318,7 +314,7 @@ void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v)
 
 FillParameters read_fill(Reader& r, IetfVersion v) {
   FillParameters f;
-  const char* kName = "FILL_PARAMETERS";
+  constexpr const char* kName = "FILL_PARAMETERS";
   const uint64_t len = r.varint(kName);
   if (!r.ok()) return f;
   Reader c = r.child(kName, len);
@@ -498,7 +494,7 @@ Status check_subscription_filter(const SubscriptionFilter& f, const char* messag
 }
 
 Status check_range_filter_shape(const RangeFilter& f, uint64_t max_type, const char* message) {
-  const uint64_t t = T(f.type);
+  const uint64_t t = param_code(f.type);
   if (!is_range_filter_type(t) || t > max_type)
     return make_error(message, "range filter", "type " + describe_value(t) + " not allowed here");
   if (f.clear && (f.set_id != 0 || f.property_type != 0 || !f.ranges.empty() ||
@@ -538,11 +534,13 @@ Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, co
       {p.include_properties.has_value(), P::IncludeProperties},
   };
   for (const auto& [has, type] : simple) {
-    if (has && !sendable(T(type), allowed, v)) return not_sendable(T(type), v, message);
+    if (has && !sendable(param_code(type), allowed, v))
+      return not_sendable(param_code(type), v, message);
   }
   for (const auto& f : p.range_filters) {
-    if (!sendable(T(f.type), allowed, v)) return not_sendable(T(f.type), v, message);
-    Status s = check_range_filter_shape(f, T(ParamType::TrackPropertyFilter), message);
+    if (!sendable(param_code(f.type), allowed, v))
+      return not_sendable(param_code(f.type), v, message);
+    Status s = check_range_filter_shape(f, param_code(ParamType::TrackPropertyFilter), message);
     if (!s.ok()) return s;
   }
   for (const auto& t : p.authorization_tokens) {
@@ -574,7 +572,7 @@ Status check_params(const MessageParams& p, ParamMask allowed, IetfVersion v, co
       if (!s.ok()) return s;
     }
     for (const auto& rf : f.range_filters) {
-      Status s = check_range_filter_shape(rf, T(ParamType::ObjectPropertyFilter), message);
+      Status s = check_range_filter_shape(rf, param_code(ParamType::ObjectPropertyFilter), message);
       if (!s.ok()) return s;
     }
   }

@@ -9,9 +9,6 @@
 namespace moq::wire::ietf {
 
 namespace {
-constexpr uint64_t T(ParamType t) {
-  return uint64_t(t);
-}
 const char* name_or_type(uint64_t type) {
   const char* n = param_type_name(type, IetfVersion::Draft22);
   return n ? n : "range filter";
@@ -22,11 +19,11 @@ const char* name_or_type(uint64_t type) {
 
 Result<std::vector<AbsoluteRange>> range_filter_ranges(const RangeFilter& f) {
   const uint64_t invalid = uint64_t(RequestErrorCode::InvalidFilter);
-  const char* name = param_type_name(T(f.type), IetfVersion::Draft22);
+  const char* name = param_type_name(param_code(f.type), IetfVersion::Draft22);
   if (!name) name = "range filter";
   std::vector<AbsoluteRange> out;
   if (f.clear) return out;
-  if (has_property_type(T(f.type)) && (f.property_type & 1))
+  if (has_property_type(param_code(f.type)) && (f.property_type & 1))
     return make_error(
         name, "property type",
         "odd property type " + describe_value(f.property_type) + " (must be an integer property)",
@@ -87,10 +84,10 @@ Status check_range_filters(std::span<const RangeFilter> filters) {
   for (const auto& f : filters) {
     auto r = range_filter_ranges(f);
     if (!r.ok()) return r.error();
-    if (!seen.insert({T(f.type), f.set_id, f.property_type}).second)
-      return Error{
-          uint64_t(RequestErrorCode::InvalidFilter),
-          std::string(name_or_type(T(f.type))) + ": the same type, SetID and property type repeat"};
+    if (!seen.insert({param_code(f.type), f.set_id, f.property_type}).second)
+      return Error{uint64_t(RequestErrorCode::InvalidFilter),
+                   std::string(name_or_type(param_code(f.type))) +
+                       ": the same type, SetID and property type repeat"};
   }
   return {};
 }

@@ -93,16 +93,16 @@ namespace detail {
 
 // decode_frame_header for one varint form, so that every prefix test is a constant. A header
 // split between reads is the rare case: NeedMore is marked unlikely.
-template <VarintForm form>
+template <VarintForm Form>
 inline Decoded<FrameHeader> decode_frame_header(std::span<const uint8_t> in) {
-  const VarintDecode delta = decode_varint(in, form);
+  const VarintDecode delta = decode_varint(in, Form);
   if (delta.status != DecodeStatus::Ok) [[unlikely]] {
     return need_more<FrameHeader>(delta.length);
   }
   if (delta.value > kMaxZigzagDelta) [[unlikely]] {
     return malformed<FrameHeader>(delta_out_of_range(delta.value));
   }
-  const VarintDecode size = decode_varint(in.subspan(delta.length), form);
+  const VarintDecode size = decode_varint(in.subspan(delta.length), Form);
   if (size.status != DecodeStatus::Ok) [[unlikely]] {
     return need_more<FrameHeader>(delta.length + size.length);
   }

@@ -255,10 +255,12 @@ static_assert(kRunObjects * wire::ietf::kMaxFetchObjectHeaderSize <= 4096);
 // Appends header + payload references for frames [from, to) of g to chain, encoding the headers
 // of each run into one arena reservation. encode(i, out) writes frame i's header with the codec
 // and returns its size (0: the codec refused it, a bug, not the peer's doing). Returns the
-// index reached.
+// index reached. Inlined where it is used: a sender wakes for a frame or two at a time, so a
+// call per wake-up would cost more than the frames' own encoding.
 template <class Encode>
-size_t push_objects(ByteArena& arena, BufChain& chain, const GroupConsumer& g, size_t from,
-                    size_t to, size_t max_header, Encode&& encode) {
+[[gnu::always_inline]] inline size_t push_objects(ByteArena& arena, BufChain& chain,
+                                                  const GroupConsumer& g, size_t from, size_t to,
+                                                  size_t max_header, Encode&& encode) {
   uint16_t lengths[kRunObjects];
   size_t i = from;
   while (i < to) {

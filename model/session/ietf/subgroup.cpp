@@ -11,7 +11,6 @@ namespace moq::session::ietf {
 
 namespace {
 constexpr uint64_t kCancelled = uint64_t(w::StreamResetCode::Cancelled);
-constexpr uint64_t kInternal = uint64_t(w::StreamResetCode::InternalError);
 constexpr uint64_t kExcessiveLoad = uint64_t(w::StreamResetCode::ExcessiveLoad);
 }  // namespace
 
@@ -19,112 +18,28 @@ constexpr uint64_t kExcessiveLoad = uint64_t(w::StreamResetCode::ExcessiveLoad);
 
 void GroupSendTask::start(SubscribeServeTask& owner, GroupConsumer group, uint64_t alias,
                           uint64_t first_frame, uint64_t end_frame, int64_t send_order) {
-  owner_ = &owner;
-  group_ = std::move(group);
   header_ = w::SubgroupHeader{};
   header_.track_alias = alias;
-  header_.group_id = group_.sequence();
+  header_.group_id = group.sequence();
   header_.subgroup_mode = w::SubgroupIdMode::Zero;
   header_.default_priority = true;  // the track's DEFAULT_PUBLISHER_PRIORITY applies
   header_.end_of_group = true;      // one subgroup per group: it holds the group's last object
   header_.first_object = first_frame == 0;
   state_ = w::SubgroupStreamState{};
-  end_frame_ = end_frame;
-  send_order_ = send_order;
-  group_.seek(first_frame);
-  wake();
+  begin(owner, std::move(group), first_frame, end_frame, send_order);
 }
 
 void GroupSendTask::clear() {
-  if (SubscribeServeTask* owner = std::exchange(owner_, nullptr)) owner->sender_done(*this);
+  clear_group();
   Link<SenderTag>::unlink();
-  group_ = GroupConsumer();
-  out_.reset();
-  outbox_.clear();
-  header_sent_ = false;
-  staleness_.clear();
-  data_.cancel();
-  write_.cancel();
-}
-
-void GroupSendTask::cancel(uint64_t code) {
-  owner_ = nullptr;  // the owner is the one cancelling
-  if (out_ && out_->reset(code)) ++session_.stats().streams_reset;
-  abandon(Error{code, "subscription cancelled"});
-}
-
-void GroupSendTask::drop_stale() {
-  if (out_->reset(uint64_t(w::StreamResetCode::DeliveryTimeout))) ++session_.stats().streams_reset;
-  abandon(Error{uint64_t(w::StreamResetCode::DeliveryTimeout), "subgroup delivery timeout"});
 }
 
 Poll GroupSendTask::step() {
-  if (!out_) {
-    Result<SendStreamPtr> r = session_.conn().open_uni();
-    if (!r) return Poll::Done;  // the connection closed
-    if (!*r) {
-      write_.wait(session_.conn().can_open());
-      return Poll::Pending;
-    }
-    out_ = std::move(*r);
-    out_->set_send_order(send_order_);
-    session_.count_opened(StreamKind::Group);
-    if (owner_) owner_->note_stream_opened();
-  }
-  switch (outbox_.flush(*out_, write_)) {
-    case core::Flush::Done:
-      break;
-    case core::Flush::Pending:
-      return Poll::Pending;
-    case core::Flush::Failed:
-      return Poll::Done;  // stopped by the peer, or closed
-  }
-  const GroupStatus status = group_.status();
-  if (status == GroupStatus::Aborted) {
-    if (out_->reset(kInternal)) ++session_.stats().streams_reset;
-    return Poll::Done;
-  }
-  ByteArena& arena = session_.arena();
-  BufChain& chain = outbox_.chain();
-  if (!header_sent_) {
-    uint8_t* p = arena.reserve(w::kMaxSubgroupHeaderSize);
-    chain.push(arena.commit(w::encode_subgroup_header(header_, p)));
-    header_sent_ = true;
-  }
-  // Every frame available now goes into this one gather write.
-  const size_t count = group_.frame_count();
-  const size_t stop = count < end_frame_ ? count : static_cast<size_t>(end_frame_);
-  size_t i = group_.index();
-  if (i < stop) {
-    i = push_objects(arena, chain, group_, i, stop, w::kMaxSubgroupObjectHeaderSize,
-                     [&](size_t id, uint8_t* out) {
-                       return w::encode_subgroup_object(state_, header_, id, {},
-                                                        group_.frame(id).size,
-                                                        w::ObjectStatus::Normal, out);
-                     });
-    session_.stats().frames_sent += i - group_.index();
-    group_.seek(i);
-    if (i < stop) {  // the codec refused an object: a bug, not the peer's doing
-      chain.clear();
-      if (out_->reset(kInternal)) ++session_.stats().streams_reset;
-      return Poll::Done;
-    }
-  }
-  const bool complete = i >= end_frame_ || (status == GroupStatus::Finished && i >= count);
-  switch (outbox_.flush(*out_, write_)) {
-    case core::Flush::Done:
-      break;
-    case core::Flush::Pending:
-      return Poll::Pending;  // FIN (when complete) once the rest is written
-    case core::Flush::Failed:
-      return Poll::Done;
-  }
-  if (complete) {
-    (void)out_->finish();
-    return Poll::Done;
-  }
-  data_.wait(group_.readable());
-  return Poll::Pending;
+  return send_group();
+}
+
+void GroupSendTask::drop_stale() {
+  end_with(uint64_t(w::StreamResetCode::DeliveryTimeout), "subgroup delivery timeout");
 }
 
 // ---- Viewer ----

@@ -10,7 +10,7 @@
 
 #include "model/async/list.h"
 #include "model/data/data.h"
-#include "model/session/core/outbox.h"
+#include "model/session/core/group_send.h"
 #include "model/session/core/stale_groups.h"
 #include "model/session/core/stream_input.h"
 #include "model/session/ietf/objects.h"
@@ -19,48 +19,56 @@
 
 namespace moq::session::ietf {
 
+class IetfSession;
 class SubscribeServeTask;
 class SubscribeRequestTask;
 struct SenderTag;
 struct ReceiverTag;
 
-// Publisher: one subgroup (the whole group) on its own uni stream.
-class GroupSendTask final : public UniTask, public Link<SenderTag> {
+// Publisher: one subgroup (the whole group) on its own uni stream (core/group_send.h), with
+// moq-transport's SUBGROUP_HEADER and subgroup objects.
+class GroupSendTask final
+    : public core::GroupSendTask<GroupSendTask, IetfSession, SubscribeServeTask>,
+      public Link<SenderTag> {
  public:
-  GroupSendTask(IetfSession& s, TaskPoolBase& p) : UniTask(s, p, "ietf subgroup send") {}
+  using Sender = core::GroupSendTask<GroupSendTask, IetfSession, SubscribeServeTask>;
+  GroupSendTask(IetfSession& s, TaskPoolBase& p) : Sender(s, p, "ietf subgroup send") {}
   // Frames [first_frame, end_frame) of group (end_frame UINT64_MAX: to the group's end).
   void start(SubscribeServeTask& owner, GroupConsumer group, uint64_t alias, uint64_t first_frame,
              uint64_t end_frame, int64_t send_order);
-  // Resets the stream (the subscription was cancelled) and ends the job.
-  void cancel(uint64_t code);
   // For core::drop_stale_senders: the group outlived the SUBGROUP_DELIVERY_TIMEOUT.
-  uint64_t sequence() const { return group_.sequence(); }
-  bool unsent() const { return out_ && !outbox_.idle(); }
-  core::Staleness& staleness() { return staleness_; }
   void drop_stale();
   // The subscription ended without cancelling: the group goes on unowned.
   void detach_owner() {
-    owner_ = nullptr;
+    Sender::detach_owner();
     Link<SenderTag>::unlink();
   }
+
+  // The family's encoding, for core::GroupSendTask.
+  static constexpr size_t kMaxHeaderSize = w::kMaxSubgroupHeaderSize;
+  static constexpr uint64_t kInternalError = uint64_t(w::StreamResetCode::InternalError);
+  size_t encode_header(uint8_t* out) { return w::encode_subgroup_header(header_, out); }
+  // Inlined into the sender's loop (see push_objects).
+  [[gnu::always_inline]] bool encode_objects(ByteArena& arena, BufChain& chain, size_t stop) {
+    const size_t i = push_objects(arena, chain, group_, group_.index(), stop,
+                                  w::kMaxSubgroupObjectHeaderSize, [&](size_t id, uint8_t* out) {
+                                    return w::encode_subgroup_object(state_, header_, id, {},
+                                                                     group_.frame(id).size,
+                                                                     w::ObjectStatus::Normal, out);
+                                  });
+    group_.seek(i);
+    return i == stop;
+  }
+  // The data model's reasons for an abort have no moq-transport reset code: INTERNAL_ERROR.
+  uint64_t abort_code(const Error& /*error*/) const { return kInternalError; }
 
  protected:
   Poll step() override;
   void clear() override;
 
  private:
-  SubscribeServeTask* owner_ = nullptr;
-  GroupConsumer group_;
   w::SubgroupHeader header_;
   w::SubgroupStreamState state_;
-  uint64_t end_frame_ = 0;
-  int64_t send_order_ = 0;
-  SendStreamPtr out_;
-  core::Outbox outbox_;
-  bool header_sent_ = false;
-  core::Staleness staleness_;
-  Waiter data_{*this};
-  Waiter write_{*this};
 };
 
 // Viewer: the subgroup stream a UniInboundTask classified.

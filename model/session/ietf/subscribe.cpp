@@ -97,7 +97,7 @@ void SubscribeServeTask::cancel_all(uint64_t code) {
     f->cancel(code);
 }
 
-void SubscribeServeTask::refuse(w::RequestError error) {
+void SubscribeServeTask::refuse(const w::RequestError& error) {
   send_message(error);
   phase_ = Phase::Closing;
 }
@@ -109,26 +109,24 @@ Poll SubscribeServeTask::step() {
     if (phase_ == Phase::Resolve) return Poll::Pending;
   }
   // The request stream: updates from the subscriber, its FIN, or its cancel.
-  for (bool more = true; more;) {
-    switch (next_handled(*this, "SUBSCRIBE request")) {
-      case core::In::Message:
-        if (session_.is_closed()) return Poll::Pending;
-        continue;
-      case core::In::Pending:
-      case core::In::Fin:  // -22: the subscriber sends nothing more
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Reset:
-        cancel_all(kCancelled);
-        cancel(kCancelled);
-        return Poll::Done;
-      case core::In::Closed:
-        cancel_all(kCancelled);
-        return Poll::Done;
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_handled(*this, "SUBSCRIBE request"); },
+          [&](core::on::Message) -> core::Then<> {
+            if (session_.is_closed()) return Poll::Pending;
+            return core::kGoOn;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [](core::on::Fin) { return core::kGoOn; },  // -22: the subscriber sends nothing more
+          [&](core::on::Reset) {
+            cancel_all(kCancelled);
+            cancel(kCancelled);
+            return Poll::Done;
+          },
+          [&](core::on::Closed) {
+            cancel_all(kCancelled);
+            return Poll::Done;
+          }))
+    return *p;
   if (!write()) {  // the subscriber stopped our side: a cancel
     cancel_all(kCancelled);
     cancel(kCancelled);
@@ -216,7 +214,7 @@ bool SubscribeServeTask::resolve(Poll& result) {
         result = Poll::Done;
         return false;
       }
-      refuse(std::move(lk.error));
+      refuse(lk.error);
       return true;
     }
     rendezvous_.reset();
@@ -527,7 +525,7 @@ void SubscribeRequestTask::receiver_done(SubgroupReceiver& receiver) {
   wake();
 }
 
-Poll SubscribeRequestTask::fail(Error e) {
+Poll SubscribeRequestTask::fail(const Error& e) {
   if (producer_) {
     producer_.abort(e);
   } else if (request_) {
@@ -675,34 +673,31 @@ Poll SubscribeRequestTask::step() {
   if (phase_ == Phase::Active && abandoned(producer_.consumer_count()))
     return cancel_subscription(kCancelled);
 
-  for (bool more = true; more;) {
-    switch (next_handled(*this, pushed_ ? "PUBLISH request" : "SUBSCRIBE request")) {
-      case core::In::Message:
-        if (session_.is_closed()) return Poll::Pending;
-        if (refused_) return Poll::Done;
-        continue;
-      case core::In::Pending:
-        more = false;
-        break;
-      case core::In::Malformed:
-        return Poll::Pending;
-      case core::In::Fin:
-        if (!done_)
-          return fail(Error{data_error::kCancelled,
-                            std::string(request_name()) +
-                                (phase_ == Phase::AwaitOk
-                                     ? ": the publisher ended the stream without a response"
-                                     : ": the publisher ended the stream without PUBLISH_DONE")});
-        more = false;
-        break;
-      case core::In::Reset:
-        return fail(Error{in_.code(), std::string(request_name()) +
-                                          ": the publisher reset the subscription (code " +
-                                          w::describe_value(in_.code()) + ")"});
-      case core::In::Closed:
-        return fail(session_.session_error());
-    }
-  }
+  if (core::Then<> p = core::read_each(
+          [&] { return next_handled(*this, pushed_ ? "PUBLISH request" : "SUBSCRIBE request"); },
+          [&](core::on::Message) -> core::Then<> {
+            if (session_.is_closed()) return Poll::Pending;
+            if (refused_) return Poll::Done;
+            return core::kGoOn;
+          },
+          [](core::on::Pending) { return core::kGoOn; },
+          [&](core::on::Fin) -> core::Then<> {
+            if (!done_)
+              return fail(
+                  Error{data_error::kCancelled,
+                        std::string(request_name()) +
+                            (phase_ == Phase::AwaitOk
+                                 ? ": the publisher ended the stream without a response"
+                                 : ": the publisher ended the stream without PUBLISH_DONE")});
+            return core::kGoOn;
+          },
+          [&](core::on::Reset) {
+            return fail(Error{in_.code(), std::string(request_name()) +
+                                              ": the publisher reset the subscription (code " +
+                                              w::describe_value(in_.code()) + ")"});
+          },
+          [&](core::on::Closed) { return fail(session_.session_error()); }))
+    return *p;
   read_join_request();
   read_join_data();
   if (session_.is_closed()) return Poll::Pending;

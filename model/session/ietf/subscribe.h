@@ -45,7 +45,7 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   WaitList& state_changed() { return state_changed_; }
 
   // For the data streams.
-  void note_stream_opened() { ++streams_; }
+  void sender_opened() { ++streams_; }
   void sender_done(GroupSendTask& sender);
   void fill_done(FetchServeTask& fill);
 
@@ -71,7 +71,7 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   void set_stale_bound(const w::MessageParams& p);
   void start_senders();
   void cancel_all(uint64_t code);
-  void refuse(w::RequestError error);
+  void refuse(const w::RequestError& error);
 
   Phase phase_ = Phase::Resolve;
   w::ControlMessage request_;  // the SUBSCRIBE
@@ -139,7 +139,7 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   enum class Phase : uint8_t { Open, AwaitOk, Active, Ending };
   enum class Join : uint8_t { None, Pending, Done };
   Poll cancel_subscription(uint64_t code);
-  Poll fail(Error e);
+  Poll fail(const Error& e);
   // Opens the -18 joining FETCH's stream when credit allows. False when the session failed.
   bool open_join();
   void read_join_request();
@@ -150,7 +150,8 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   // No consumer is left and the session's linger ran out: the subscription goes.
   bool abandoned(uint32_t consumers) {
     if (pushed_) return false;  // a pushed track lasts as long as its publisher pushes
-    if (consumers > 0 && !linger_.running()) [[likely]] return false;
+    if (consumers > 0 && !linger_.running()) [[likely]]
+      return false;
     return linger_.expired(consumers, session_.config().linger_ns, executor().now_ns());
   }
   void build_subscribe();

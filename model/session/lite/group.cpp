@@ -14,97 +14,39 @@ namespace stream_code = wire::lite::stream_code;
 
 void GroupSendTask::start(SubscribeServeTask& parent, GroupConsumer group, uint64_t subscribe_id,
                           uint8_t priority, uint64_t frame_start, size_t frame_end) {
-  parent_ = &parent;
-  group_ = std::move(group);
   subscribe_id_ = subscribe_id;
-  priority_ = priority;
   frame_start_ = frame_start;
-  end_ = frame_end;
-  group_.seek(frame_start);
-  wake();
+  const int64_t send_order = data_send_order(priority, group.sequence());
+  begin(parent, std::move(group), frame_start, frame_end, send_order);
 }
 
 void GroupSendTask::clear() {
-  if (parent_) {
-    SubscribeServeTask* parent = parent_;
-    parent_ = nullptr;
-    parent->sender_done(*this);
-  }
+  clear_group();
   Link<SenderTag>::unlink();
-  group_ = GroupConsumer();
-  stream_.reset();
-  out_.clear();
   encoder_.reset();
-  staleness_.clear();
-  stream_waiter_.cancel();
-  group_waiter_.cancel();
 }
 
-void GroupSendTask::cancel(uint64_t code) {
-  if (stream_ && stream_->reset(code)) ++session_.stats().streams_reset;
-  parent_ = nullptr;  // the parent is the one cancelling
-  abandon(Error{code, "subscription cancelled"});
+Poll GroupSendTask::step() {
+  return send_group();
 }
 
 void GroupSendTask::drop_stale() {
   // Its stream is open (unsent()), so -07's SUBSCRIBE_END still counts it.
-  if (stream_->reset(stream_code::kDeliveryTimeout)) ++session_.stats().streams_reset;
-  abandon(Error{stream_code::kDeliveryTimeout, "group older than the subscriber's Max Age"});
+  end_with(stream_code::kDeliveryTimeout, "group older than the subscriber's Max Age");
 }
 
-Poll GroupSendTask::step() {
-  if (!stream_) {
-    Result<SendStreamPtr> opened = session_.conn().open_uni();
-    if (!opened) return Poll::Done;
-    if (!*opened) {
-      stream_waiter_.wait(session_.conn().can_open());
-      return Poll::Pending;
-    }
-    stream_ = std::move(*opened);
-    session_.count_opened(StreamKind::Group);
-    stream_->set_send_order(data_send_order(priority_, group_.sequence()));
-    const wire::lite::GroupHeader header{subscribe_id_, group_.sequence(), frame_start_};
-    uint8_t* p = session_.arena().reserve(wire::lite::kMaxGroupStreamHeaderSize);
-    const size_t n = wire::lite::encode_group_stream_header(header, session_.wire_version(), p);
-    if (n == 0) {
-      (void)stream_->reset(stream_code::kInternalError);
-      return Poll::Done;
-    }
-    out_.push(session_.arena().commit(n));
-    if (parent_) parent_->sender_opened();
-  }
-  for (;;) {
-    switch (out_.flush(*stream_, stream_waiter_)) {
-      case core::Flush::Done:
-        break;
-      case core::Flush::Pending:
-        return Poll::Pending;
-      case core::Flush::Failed:
-        return Poll::Done;
-    }
-    const GroupStatus status = group_.status();
-    if (status == GroupStatus::Aborted) [[unlikely]] {
-      if (stream_->reset(reset_code_for(group_.error()))) ++session_.stats().streams_reset;
-      return Poll::Done;
-    }
-    const size_t limit = std::min(group_.frame_count(), end_);
-    if (group_.index() < limit) {
-      Result<size_t> n =
-          encoder_.append(group_, limit, session_.wire_version(), session_.arena(), out_.chain());
-      if (!n) [[unlikely]] {
-        if (stream_->reset(n.error().code)) ++session_.stats().streams_reset;
-        return Poll::Done;
-      }
-      session_.stats().frames_sent += *n;
-      continue;
-    }
-    if (group_.index() >= end_ || status == GroupStatus::Finished) {
-      (void)stream_->finish();
-      return Poll::Done;
-    }
-    group_waiter_.wait(group_.readable());
-    return Poll::Pending;
-  }
+size_t GroupSendTask::encode_header(uint8_t* out) {
+  const wire::lite::GroupHeader header{subscribe_id_, group_.sequence(), frame_start_};
+  return wire::lite::encode_group_stream_header(header, session_.wire_version(), out);
+}
+
+bool GroupSendTask::encode_objects(ByteArena& arena, BufChain& chain, size_t stop) {
+  // An unencodable frame's Error names it, but the stream is only reset with its code.
+  return static_cast<bool>(encoder_.append(group_, stop, session_.wire_version(), arena, chain));
+}
+
+uint64_t GroupSendTask::abort_code(const Error& error) const {
+  return reset_code_for(error);
 }
 
 // ---- Viewer ----
@@ -128,24 +70,22 @@ std::string GroupReceiver::describe() const {
 Poll GroupReceiver::header(LiteSession& s, core::StreamInput& in, Waiter& waiter) {
   const wire::lite::LiteVersion v = s.wire_version();
   wire::lite::GroupHeader header;
-  switch (in.next(
-      waiter, wire::lite::GroupHeader::kName,
-      [v](std::span<const uint8_t> bytes) { return wire::lite::decode_group_header(bytes, v); },
-      header)) {
-    case core::In::Message:
-      break;
-    case core::In::Pending:
-      return Poll::Pending;
-    case core::In::Malformed:
-      s.violation(std::move(in.error()));
-      return Poll::Pending;
-    case core::In::Reset:
-      ++s.stats().resets_received;
-      return Poll::Done;
-    case core::In::Fin:
-    case core::In::Closed:
-      return Poll::Done;
-  }
+  if (core::Then<> p = core::on_read(
+          in.next(
+              waiter, wire::lite::GroupHeader::kName,
+              [v](std::span<const uint8_t> bytes) {
+                return wire::lite::decode_group_header(bytes, v);
+              },
+              header),
+          [&](core::on::Malformed) {
+            s.violation(std::move(in.error()));
+            return Poll::Pending;
+          },
+          [&](core::on::Reset) {
+            ++s.stats().resets_received;
+            return Poll::Done;
+          }))
+    return *p;
   subscribe_id_ = header.subscribe_id;
   SubscribeRequestTask* sub = s.find_subscription(header.subscribe_id);
   if (!sub) {

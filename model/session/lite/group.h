@@ -9,49 +9,48 @@
 
 #include "model/async/list.h"
 #include "model/data/data.h"
-#include "model/session/core/outbox.h"
+#include "model/session/core/group_send.h"
 #include "model/session/core/stale_groups.h"
 #include "model/session/core/stream_input.h"
 #include "model/session/lite/frames.h"
 #include "model/session/lite/task.h"
+#include "model/wire/lite/error_codes.h"
+#include "model/wire/lite/group.h"
 
 namespace moq::session::lite {
 
+class LiteSession;
 class SubscribeServeTask;
 struct SenderTag;
 
-// Publisher: one group on its own uni stream. The headers of every frame available go out with
-// the payload references in one gather write per wake-up.
-class GroupSendTask final : public UniTask, public Link<SenderTag> {
+// Publisher: one group on its own uni stream (core/group_send.h), with lite's GROUP header and
+// FRAMEs.
+class GroupSendTask final
+    : public core::GroupSendTask<GroupSendTask, LiteSession, SubscribeServeTask>,
+      public Link<SenderTag> {
  public:
-  GroupSendTask(LiteSession& s, TaskPoolBase& p) : UniTask(s, p, "lite group send") {}
+  using Sender = core::GroupSendTask<GroupSendTask, LiteSession, SubscribeServeTask>;
+  GroupSendTask(LiteSession& s, TaskPoolBase& p) : Sender(s, p, "lite group send") {}
   void start(SubscribeServeTask& parent, GroupConsumer group, uint64_t subscribe_id,
              uint8_t priority, uint64_t frame_start, size_t frame_end);
-  // Resets the stream with code and ends the job (the subscription was cancelled).
-  void cancel(uint64_t code);
   // For core::drop_stale_senders: the group is older than the subscriber's Max Age allows.
-  uint64_t sequence() const { return group_.sequence(); }
-  bool unsent() const { return stream_ && !out_.idle(); }
-  core::Staleness& staleness() { return staleness_; }
   void drop_stale();
+
+  // The family's encoding, for core::GroupSendTask.
+  static constexpr size_t kMaxHeaderSize = wire::lite::kMaxGroupStreamHeaderSize;
+  static constexpr uint64_t kInternalError = wire::lite::stream_code::kInternalError;
+  size_t encode_header(uint8_t* out);
+  bool encode_objects(ByteArena& arena, BufChain& chain, size_t stop);
+  uint64_t abort_code(const Error& error) const;
 
  protected:
   Poll step() override;
   void clear() override;
 
  private:
-  SubscribeServeTask* parent_ = nullptr;
-  GroupConsumer group_;
   uint64_t subscribe_id_ = 0;
-  uint8_t priority_ = 0;
   uint64_t frame_start_ = 0;
-  size_t end_ = 0;
-  SendStreamPtr stream_;
-  core::Outbox out_;
   FrameEncoder encoder_;
-  core::Staleness staleness_;
-  Waiter stream_waiter_{*this};
-  Waiter group_waiter_{*this};
 };
 
 // Viewer: the state of one incoming group stream once its type is known (UniInboundTask drives

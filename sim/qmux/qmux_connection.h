@@ -86,6 +86,8 @@ class QmuxConnection : public Connection {
   WaitList& datagrams() override { return datagrams_; }
   void close(uint64_t code, std::string_view reason) override;
   const std::optional<Error>& close_error() const override { return close_error_; }
+  // Whether this end closed it (a close frame of its own went out), not the peer or a lost carrier.
+  bool closed_locally() const { return closed_locally_; }
   WaitList& closed() override { return closed_; }
   const ConnectionStats& stats() const override { return stats_; }
 

@@ -276,20 +276,6 @@ void operator delete[](void* p, size_t n, std::align_val_t al) noexcept {
 // ---- malloc family (not under ASan, which owns these symbols) ------------------------------
 
 #if !MOQ_SANITIZE
-namespace {
-
-// mimalloc hands the unused pages of a segment back to the OS after a delay it measures with the
-// clock, and commits them again when they are next used. Whether a measured round pays for that
-// then depends on when the round ran and on where earlier allocations put the heap's pages, and
-// under callgrind a round of a case that allocates counted differently with nothing changed but
-// the length of $TMPDIR. Never decommitting makes a round's cost a function of the case alone,
-// and reads no clock on the allocation path; the pages stay mapped until the process ends.
-[[gnu::constructor]] void keep_allocator_pages_committed() {
-  mi_option_disable(mi_option_allow_decommit);
-}
-
-}  // namespace
-
 extern "C" {
 
 void* malloc(size_t n) noexcept {

@@ -176,6 +176,12 @@ Result<int> run_callgrind_child(const CallgrindChild& spec) {
     }
     program = "./" + spec.canonical_name;
     env.push_back(std::string(kCallgrindOutFileEnv) + "=callgrind.out");
+    // mimalloc (under the counting layer) hands a segment's unused pages back to the OS after a
+    // delay it measures with the clock, and commits them again on use, so whether a round that
+    // allocates pays for that would depend on time and on where earlier allocations put the
+    // heap, which moves with $TMPDIR's length. Its segments take the setting when they are made,
+    // the first ones before main, so only the environment reaches them all.
+    env.push_back("MIMALLOC_ALLOW_DECOMMIT=0");
   } else {
     set.emplace_back(kCallgrindOutFileEnv, dir + "/callgrind.out");
     for (char** e = environ; *e != nullptr; ++e) {

@@ -50,7 +50,8 @@ struct CallgrindChild {
   // Added to (or replacing entries of) this process's environment; ignored when canonical.
   std::vector<std::pair<std::string, std::string>> extra_env;
   // Canonical: the child runs from the private directory as `./<canonical_name>` (a link there to
-  // this program) with an environment of the marker alone, relative (`callgrind.out`), so that
+  // this program) with an environment of the marker alone, relative (`callgrind.out`), and the
+  // allocator's one setting (no decommit: callgrind_launch.cpp), so that
   // nothing of its argv, environment or working directory depends on where this program, the
   // caller or $TMPDIR are, or on what the caller's environment holds.
   bool canonical = false;

@@ -148,7 +148,8 @@ void Relay::route(Peer& peer, const Path& path, const BroadcastConsumer& broadca
 }
 
 void Relay::withdraw(Peer& peer, const Path& path) {
-  const std::string key = path.str();  // a copy: path may belong to an entry erased below
+  // A copy: path may belong to an entry erased below.
+  const std::string key = path.str();  // NOLINT(performance-unnecessary-copy-initialization)
   if (peer.waiting.erase(key)) {
     auto it = waiting_.find(key);
     std::deque<Waiting>& queue = it->second;

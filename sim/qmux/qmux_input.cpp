@@ -8,8 +8,6 @@
 
 namespace moq::sim::qmux {
 
-using detail::QxStream;
-
 namespace {
 
 std::string hex(uint64_t v) {

@@ -95,10 +95,9 @@ TEST_F(QmuxCli, RolesSplitTheQmuxWorld) {
 }
 
 TEST_F(QmuxCli, WhatTheWorldCannotDoIsExitTwo) {
-  ProcessResult r = run_process({MOQBENCH, "run",
-                                 "model/subscribe_frames/moq-lite-06/publishers=1/viewers=1/"
-                                 "frames=4/transport=qmuxx",
-                                 "--counter", "none"});
+  const std::string misspelt =
+      "model/subscribe_frames/moq-lite-06/publishers=1/viewers=1/frames=4/transport=qmuxx";
+  ProcessResult r = run_process({MOQBENCH, "run", misspelt, "--counter", "none"});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("qmuxx"));
   r = run_process({MOQBENCH, "run", "subscribe_frames", "--set", "transport=qmux", "--set",

@@ -1,3 +1,8 @@
+// The results schema's validator (FORMAT.md), every section of a results file in one file and
+// longer than 600 lines for that reason: the sections share the JSON-path helpers, the error
+// wording and the version rules at the top (which fields a schema version has, spread from
+// version 3 on), and a file is checked in the order FORMAT.md describes it, so a reader holds the
+// two side by side. The per-section checks are the natural seams if it grows further.
 #include "reports/schema/validate.h"
 
 #include <algorithm>

@@ -112,6 +112,10 @@ void UdpLoop::remove(UdpSocket& socket) {
   sockets_.erase(std::remove(sockets_.begin(), sockets_.end(), &socket), sockets_.end());
 }
 
+void UdpLoop::remove(PolledFd& fd) {
+  others_.erase(std::remove(others_.begin(), others_.end(), &fd), others_.end());
+}
+
 void UdpLoop::turn(uint64_t max_wait_ns) {
   executor_->run_until_idle();
   uint64_t wait = max_wait_ns;
@@ -119,17 +123,27 @@ void UdpLoop::turn(uint64_t max_wait_ns) {
   const uint64_t now = executor_->now_ns();
   if (deadline != UINT64_MAX) wait = std::min(wait, deadline > now ? deadline - now : 0);
   std::vector<pollfd> fds;
-  fds.reserve(sockets_.size());
+  fds.reserve(sockets_.size() + others_.size());
   for (UdpSocket* s : sockets_)
     fds.push_back({s->fd(), POLLIN, 0});  // POLLERR (a queued ICMP error) is always reported
+  polled_.clear();
+  for (PolledFd* p : others_) {
+    const short events = p->polled_events();
+    if (events == 0) continue;
+    fds.push_back({p->polled_fd(), events, 0});
+    polled_.push_back(p);
+  }
   // ppoll() waits to the nanosecond: ngtcp2's pacing and ack timers are sub-millisecond, and a
   // millisecond poll() would hold each packet of a burst back by up to 1 ms.
   wait = std::min<uint64_t>(wait, 1'000'000'000);
   const timespec ts{static_cast<time_t>(wait / 1'000'000'000),
                     static_cast<long>(wait % 1'000'000'000)};
   if (::ppoll(fds.data(), fds.size(), &ts, nullptr) > 0) {
-    for (size_t i = 0; i < fds.size(); ++i)
+    const size_t udp = sockets_.size();
+    for (size_t i = 0; i < udp; ++i)
       if (fds[i].revents) sockets_[i]->drain((fds[i].revents & POLLERR) != 0);
+    for (size_t i = udp; i < fds.size(); ++i)
+      if (fds[i].revents) polled_[i - udp]->on_polled(fds[i].revents);
   }
   executor_->run_until_idle();
 }

@@ -44,6 +44,19 @@ class UdpSocket final : public DatagramSocket {
   std::vector<uint8_t> buf_ = std::vector<uint8_t>(65536);
 };
 
+// A descriptor other than a UDP socket that the loop polls too (the TCP connections of the ws
+// world, sim/ws): the loop asks for the events it wants before each poll() and reports what came.
+class PolledFd {
+ public:
+  virtual ~PolledFd() = default;
+  virtual int polled_fd() const = 0;
+  // POLLIN / POLLOUT wanted now; 0 leaves the descriptor out of this poll().
+  virtual short polled_events() const = 0;
+  // What poll() reported. It must not add or remove descriptors: it wakes the task that does
+  // the work.
+  virtual void on_polled(short revents) = 0;
+};
+
 // Runs an executor on a RealClock together with UDP sockets: tasks and due timers, then poll()
 // until the next deadline or a datagram.
 class UdpLoop {
@@ -51,6 +64,8 @@ class UdpLoop {
   explicit UdpLoop(Executor& executor) : executor_(&executor) {}
   void add(UdpSocket& socket) { sockets_.push_back(&socket); }
   void remove(UdpSocket& socket);
+  void add(PolledFd& fd) { others_.push_back(&fd); }
+  void remove(PolledFd& fd);
   // Runs until done() holds or timeout_ns passes (an error saying what was still waiting).
   template <class Pred>
   Status run_until(Pred&& done, uint64_t timeout_ns, const char* what);
@@ -60,6 +75,8 @@ class UdpLoop {
  private:
   Executor* executor_;
   std::vector<UdpSocket*> sockets_;
+  std::vector<PolledFd*> others_;
+  std::vector<PolledFd*> polled_;  // those in this poll(), after the sockets
 };
 
 template <class Pred>

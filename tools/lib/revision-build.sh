@@ -13,18 +13,22 @@ revision_export() {
     { echo "${tool:-revision}: exporting ${commit:0:12} failed" >&2; return 1; }
 }
 
-# revision_build COMMIT DIR NAME: moqbench of DIR/src built into DIR/NAME (Release, no tests, the
-# commit recorded in its results); prints the binary's path. Logs: DIR/NAME-configure.log and
-# DIR/NAME.log. Building again is a no-op when nothing changed.
+# revision_build COMMIT DIR NAME: moqbench of DIR/src built into DIR/src/build/revision/NAME
+# (Release, no tests, the commit recorded in its results); prints the binary's path. Logs:
+# DIR/NAME-configure.log and DIR/NAME.log. Building again is a no-op when nothing changed.
+# The build folder sits three levels under the sources, as a test tree's Release copy does
+# (build/test/uninstrumented): under ccache with paths relative to the sources (CCACHE_BASEDIR),
+# the same commit's objects then hash the same wherever the tree is, and one build serves another.
 revision_build() {
   local commit=$1 dir=$2 name=$3
-  echo "${tool:-revision}: building ${commit:0:12} in $name/" >&2
-  cmake -S "$dir/src" -B "$dir/$name" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMOQ_TESTS=OFF \
+  local out="$dir/src/build/revision/$name"
+  echo "${tool:-revision}: building ${commit:0:12} in src/build/revision/$name/" >&2
+  cmake -S "$dir/src" -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMOQ_TESTS=OFF \
     -DMOQ_GIT_COMMIT="$commit" >"$dir/$name-configure.log" 2>&1 ||
     { echo "${tool:-revision}: configuring ${commit:0:12} failed, see $dir/$name-configure.log" >&2; return 1; }
-  cmake --build "$dir/$name" --target moqbench --parallel "$(nproc)" >"$dir/$name.log" 2>&1 ||
+  cmake --build "$out" --target moqbench --parallel "$(nproc)" >"$dir/$name.log" 2>&1 ||
     { echo "${tool:-revision}: building ${commit:0:12} failed (does it have moqbench?), see $dir/$name.log" >&2; return 1; }
-  echo "$dir/$name/harness/cli/moqbench"
+  echo "$out/harness/cli/moqbench"
 }
 
 # revision_check_sweep BIN ARGS...: 0 when BIN's `sweep ARGS --list` accepts ARGS and selects at

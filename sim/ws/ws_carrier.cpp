@@ -115,7 +115,9 @@ void WsCarrier::opened(const std::string& subprotocol) {
 void WsCarrier::ended(uint16_t code, const std::string& reason) {
   if (ws_ended_) return;
   ws_ended_ = true;
-  end_reason_ = reason + " (WebSocket close code " + std::to_string(code) + ")";
+  // 1006 is no code that went over the wire (RFC 6455 section 7.4.1): the reason says it all.
+  end_reason_ =
+      code == 1006 ? reason : reason + " (WebSocket close code " + std::to_string(code) + ")";
   if (conn_)
     conn_->lost(Error{0, "WebSocket from " + peer_.to_string() + " ended: " + end_reason_});
   const uint64_t linger = executor_->now_ns() + settings_.linger_ns;

@@ -1,5 +1,6 @@
 #include "tests/fuzz/qmux_checks.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/clock.h"
@@ -91,6 +92,52 @@ void check_connection(FuzzInput& in, const std::function<void(const std::string&
     fail("closed by this end (" + whole.closed + ") without a close frame");
 }
 
+// The bytes as WebSocket messages (Framing::Message, the ws world): cut into messages at points
+// the input chooses and handed to receive_message() one by one after the peer's transport
+// parameters. An end still open took every message as one frame; every output is exactly one
+// frame; a closed end wrote a close frame.
+void check_messages(FuzzInput& in, const std::function<void(const std::string&)>& fail) {
+  const std::span<const uint8_t> bytes = in.rest();
+  sim::VirtualClock clock;
+  Executor ex(clock);
+  QmuxSettings s;
+  s.client = false;
+  s.framing = Framing::Message;
+  s.stream_window = 256;
+  s.conn_window = 1024;
+  s.max_uni = 4;
+  s.max_bidi = 4;
+  QmuxConnection conn(ex, s);
+  uint64_t messages = 1;
+  conn.receive_message(Bytes::copy(kParams));
+  for (size_t at = 0; at < bytes.size();) {
+    const size_t n = std::min<size_t>(1 + in.below(24), bytes.size() - at);
+    conn.receive_message(Bytes::copy(bytes.subspan(at, n)));
+    ++messages;
+    at += n;
+    (void)ex.run_until_idle();
+  }
+  if (!conn.close_error() && conn.wire().frames_received != messages)
+    fail("open after " + std::to_string(messages) + " messages, but " +
+         std::to_string(conn.wire().frames_received) + " frames were read");
+  bool wrote_close = false;
+  BufChain out;
+  while (conn.has_output()) {
+    out.clear();
+    conn.take_output(out);
+    std::vector<uint8_t> frame;
+    for (const Bytes& b : out.chunks())
+      frame.insert(frame.end(), b.data(), b.data() + b.size());
+    const FrameDecode d = sim::qmux::decode_frame(frame, Framing::Message);
+    if (d.status != DecodeStatus::Ok || d.size != frame.size())
+      fail("an output message of " + std::to_string(frame.size()) + " bytes is not one frame");
+    if (!frame.empty() && (frame[0] == 0x1c || frame[0] == 0x1d)) wrote_close = true;
+  }
+  if (conn.closed_locally() && !wrote_close)
+    fail("closed by this end in message framing (" + conn.close_error()->message +
+         ") without a close frame");
+}
+
 void check_decoder(std::span<const uint8_t> bytes,
                    const std::function<void(const std::string&)>& fail) {
   const FrameDecode d = sim::qmux::decode_frame(bytes, Framing::Stream);
@@ -117,10 +164,12 @@ void check_qmux_input(std::span<const uint8_t> input,
                       const std::function<void(const std::string&)>& fail) {
   FuzzInput in(input.data(), input.size());
   const uint8_t mode = in.take_byte();
-  if (mode % 2 == 0) {
+  if (mode % 2 == 1) {
+    check_decoder(in.rest(), fail);
+  } else if (mode % 4 == 0) {
     check_connection(in, fail);
   } else {
-    check_decoder(in.rest(), fail);
+    check_messages(in, fail);
   }
 }
 

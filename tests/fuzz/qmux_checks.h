@@ -1,7 +1,10 @@
 // The checks the QMux fuzz target runs on one input (tests/fuzz/qmux_fuzz.cpp), in a header so
 // that the regular tests replay the committed seeds through them too (tests/qmux). Input: a mode
 // byte, then bytes.
-//  - mode even: the bytes as one QMux byte stream after the peer's transport parameters, fed to
+//  - mode 4k + 2: the bytes as WebSocket messages (one frame each) cut where the input chooses:
+//    an end still open read one frame per message, each output is one whole frame, and a closed
+//    end wrote a close frame;
+//  - mode 4k: the bytes as one QMux byte stream after the peer's transport parameters, fed to
 //    a server end whole and again cut at points the input chooses: both must end the same way
 //    (open, or closed with the same reason) with the same streams and bytes, and a closed end
 //    must have written a close frame;

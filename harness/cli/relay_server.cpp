@@ -102,8 +102,11 @@ void RelayServer::serve_ws() {
       ++it;
       continue;
     }
-    note("session from " + it->carrier->peer().to_string() +
-         " (WebSocket) closed: " + closed->message);
+    // A peer's APPLICATION_CLOSE may carry no reason (the JavaScript peer's own close): its code
+    // is then all there is to say.
+    note("session from " + it->carrier->peer().to_string() + " (WebSocket) closed: " +
+         (closed->message.empty() ? "code " + std::to_string(closed->code) + ", no reason"
+                                  : closed->message));
     relay_.remove(*it->session);
     it->dropping.reset();
     ws_->retire(std::move(it->carrier));

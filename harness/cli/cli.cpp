@@ -44,6 +44,8 @@ int run_cli(int argc, char** argv, const harness::ScenarioRegistry& registry, co
 #if MOQ_QUIC
   add(add_relay_command);
   add(add_load_command);
+  add(add_publish_command);
+  add(add_subscribe_command);
 #endif
 
   // CLI11 reports an unknown subcommand as "a subcommand is required"; name it instead.

@@ -48,6 +48,10 @@ Action add_measure_case_command(CLI::App& app, const CliContext& ctx);
 // The QUIC servers (commands_relay.cpp).
 Action add_relay_command(CLI::App& app, const CliContext& ctx);
 Action add_load_command(CLI::App& app, const CliContext& ctx);
+// A publisher and a subscriber of one track through any relay (commands_publish.cpp,
+// commands_subscribe.cpp).
+Action add_publish_command(CLI::App& app, const CliContext& ctx);
+Action add_subscribe_command(CLI::App& app, const CliContext& ctx);
 #endif
 
 // Options that `run` and `sweep` share: rounds, the counter, the results file.

@@ -7,6 +7,7 @@
 #include "harness/cli/case_process.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/role_split.h"
+#include "harness/cli/stop_signals.h"
 #include "harness/runner/counter_choice.h"
 #include "harness/runner/memory_check.h"
 #include "harness/runner/meta.h"
@@ -17,39 +18,6 @@
 namespace moq::cli {
 
 namespace {
-
-// The signal that asked the sweep to stop (SweepProgress::stop). Of the one type a handler may
-// write.
-volatile std::sig_atomic_t g_stop_signal = 0;
-extern "C" void on_stop_signal(int sig) {
-  g_stop_signal = sig;
-}
-
-// While it lives, SIGINT, SIGTERM and SIGHUP stop the sweep after the case that is running
-// instead of ending the process, so the results file can say how the run ended. A second signal
-// of the same kind while stopping is taken the same way (the case in hand is cut short by its
-// callgrind process, which gets the signal too).
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop_signal = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < kSignals.size(); ++i)
-      sigaction(kSignals[i], &sa, &previous_[i]);
-  }
-  ~StopSignals() {
-    for (size_t i = 0; i < kSignals.size(); ++i)
-      sigaction(kSignals[i], &previous_[i], nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-
- private:
-  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
-  std::array<struct sigaction, 3> previous_{};
-};
 
 // How the cases were chosen, for the results' plan: the command's own arguments (the sweep's
 // options, or the case id), which is what a later run needs to make the same plan.
@@ -186,8 +154,10 @@ int measure_cases(const CliContext& ctx, const std::string& sub, const MeasureOp
     return bad_input(ctx, sub, "--roles needs the callgrind counter (--counter callgrind)");
   if (options.roles && !options.profile.empty())
     return bad_input(ctx, sub, "--roles and --profile measure differently: give one of them");
+  // A signal stops the sweep after the case that is running, so the results file can say how the
+  // run ended (the case in hand is cut short by its callgrind process, which gets it too).
   StopSignals stop_signals;
-  harness::SweepProgress progress{&err, ctx.io->err_is_terminal, &g_stop_signal};
+  harness::SweepProgress progress{&err, ctx.io->err_is_terminal, StopSignals::flag()};
   // Under callgrind each case runs in a canonical process of its own (case_process.h); other
   // counters measure in this process.
   if (choice->reexec)

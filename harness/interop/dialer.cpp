@@ -20,16 +20,23 @@ Dialer::~Dialer() {
 Result<std::unique_ptr<Dialer>> Dialer::create(const RelayUrl& url,
                                                const std::vector<Version>& offer,
                                                bool tls_disable_verify, std::ostream* log) {
+  Result<std::shared_ptr<q::TlsTrust>> trust =
+      tls_disable_verify ? q::TlsTrust::anything() : q::TlsTrust::system();
+  if (!trust) return trust.error();
+  return create(url, offer, std::move(*trust), log);
+}
+
+Result<std::unique_ptr<Dialer>> Dialer::create(const RelayUrl& url,
+                                               const std::vector<Version>& offer,
+                                               std::shared_ptr<q::TlsTrust> trust,
+                                               std::ostream* log) {
   std::unique_ptr<Dialer> d(new Dialer(url, offer, log));
   const std::string host =
       url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
   Result<q::Address> relay = q::Address::parse(host + ":" + std::to_string(url.port), url.port);
   if (!relay) return Error{uint64_t(kExitUsage), "relay URL: " + relay.error().message};
   d->relay_ = *relay;
-  Result<std::shared_ptr<q::TlsTrust>> trust =
-      tls_disable_verify ? q::TlsTrust::anything() : q::TlsTrust::system();
-  if (!trust) return trust.error();
-  d->trust_ = *trust;
+  d->trust_ = std::move(trust);
   const bool v6 = d->relay_.storage.ss_family == AF_INET6;
   Result<q::Address> local = q::Address::parse(v6 ? "[::]:0" : "0.0.0.0:0", 0);
   if (!local) return local.error();

@@ -25,6 +25,11 @@ class Dialer {
   static Result<std::unique_ptr<Dialer>> create(const RelayUrl& url,
                                                 const std::vector<Version>& offer,
                                                 bool tls_disable_verify, std::ostream* log);
+  // The same trusting exactly `trust` (moqbench publish/subscribe --ca-file).
+  static Result<std::unique_ptr<Dialer>> create(const RelayUrl& url,
+                                                const std::vector<Version>& offer,
+                                                std::shared_ptr<sim::quic::TlsTrust> trust,
+                                                std::ostream* log);
   ~Dialer();
   Dialer(const Dialer&) = delete;
   Dialer& operator=(const Dialer&) = delete;
@@ -47,6 +52,12 @@ class Dialer {
 
   uint64_t now_ns() const { return clock_.now_ns(); }
   Clock& clock() { return clock_; }
+  // The loop and executor the connections run on, for a caller that waits its own way.
+  Executor& executor() { return executor_; }
+  sim::quic::UdpLoop& loop() { return loop_; }
+  // How a wait that ran out of time names the limit ("the test's time" for the interop cases;
+  // a command names its option).
+  void set_time_limit_name(std::string name) { time_limit_ = std::move(name); }
   const RelayUrl& url() const { return url_; }
   void log(const std::string& line) const;
 
@@ -66,6 +77,7 @@ class Dialer {
   std::unique_ptr<sim::quic::QuicEndpoint> endpoint_;
   std::map<uint64_t, Poller> pollers_;  // ordered: polled in the order they were added
   uint64_t next_poller_ = 0;
+  std::string time_limit_ = "the test's time";
 };
 
 template <class Pred>
@@ -84,11 +96,11 @@ Status Dialer::wait_until(Pred&& done, uint64_t deadline_ns, const std::string& 
   if (now >= deadline_ns) {
     executor_.run_until_idle();
     if (check()) return failed;
-    return Error{0, what + ": the test's time ran out"};
+    return Error{0, what + ": " + time_limit_ + " ran out"};
   }
   Status st = loop_.run_until(check, deadline_ns - now, what.c_str());
   if (!failed) return failed;
-  if (!st) return Error{0, what + ": not done within the test's time"};
+  if (!st) return Error{0, what + ": not done within " + time_limit_};
   return st;
 }
 

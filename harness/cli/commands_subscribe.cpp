@@ -29,6 +29,16 @@ namespace {
 // (16 groups by default, model/data/track.h) could bring back.
 constexpr size_t kMaxEarlyGroups = 64;
 
+// The group being read: from the subscription, or fetched.
+struct Reading {
+  bool active = false;
+  uint64_t sequence = 0;
+  GroupConsumer group;           // from the subscription
+  session::FetchConsumer fetch;  // or fetched
+  Next next(FrameView& out) { return group ? group.next(out) : fetch.next(out); }
+  const Error& error() const { return group ? group.error() : fetch.error(); }
+};
+
 struct SubscribeArgs {
   DialOptions dial;
   std::string broadcast;
@@ -92,24 +102,28 @@ class Subscriber {
   // out of sequence; they are read in sequence, a group that came early waiting for its turn.
   bool read() {
     for (;;) {
-      if (group_) {
+      if (reading_.active) {
         FrameView frame;
-        const Next n = group_.next(frame);
+        const Next n = reading_.next(frame);
         if (n == Next::Pending) return false;
         if (n == Next::Ready) {
           if (!on_frame(frame)) return true;
           continue;
         }
         if (n == Next::Aborted)
-          return done_failing("group " + std::to_string(group_.sequence()) +
-                              " ended early: " + group_.error().message);
+          return done_failing("group " + std::to_string(reading_.sequence) +
+                              " ended early: " + reading_.error().message);
         if (!group_ended()) return true;
-        group_ = GroupConsumer();
+        reading_ = Reading();
         continue;
       }
       if (auto early = early_.find(tally_.groups); early != early_.end()) {
         start_group(early->second);
         early_.erase(early);
+        continue;
+      }
+      if (first_ && tally_.groups < *first_) {
+        if (!fetch_group()) return true;
         continue;
       }
       if (end_ && tally_.groups >= *end_) return true;
@@ -135,6 +149,11 @@ class Subscriber {
   bool on_group(GroupConsumer& g) {
     const uint64_t seq = g.sequence();
     const std::string which = "group " + std::to_string(seq);
+    if (!first_) {
+      first_ = seq;
+      if (seq > tally_.groups)
+        say("the subscription began at " + which + ": fetching the groups before it");
+    }
     if (seq < tally_.groups || early_.count(seq)) return failed(which + " arrived twice");
     if (args_.groups && seq >= *args_.groups)
       return failed(which + " arrived beyond the " + std::to_string(*args_.groups) +
@@ -156,11 +175,31 @@ class Subscriber {
   void start_group(GroupConsumer& g) {
     ++tally_.groups;
     frame_in_group_ = 0;
-    group_ = std::move(g);
+    reading_ = Reading();
+    reading_.sequence = g.sequence();
+    reading_.group = std::move(g);
+    reading_.active = true;
+  }
+
+  // The next group in sequence lies before the subscription's first: moq-lite can subscribe only
+  // from the live edge (a floor at group 0 reads as live on the wire), so a relay that received
+  // groups before our SUBSCRIBE reached it (it subscribed when we asked for the track's
+  // description) has them in its cache, and a FETCH brings them.
+  bool fetch_group() {
+    const uint64_t seq = tally_.groups;
+    Result<session::FetchConsumer> f = dial_.session().fetch(path_, args_.track, seq);
+    if (!f) return failed("fetching group " + std::to_string(seq) + ": " + f.error().message);
+    ++tally_.groups;
+    frame_in_group_ = 0;
+    reading_ = Reading();
+    reading_.sequence = seq;
+    reading_.fetch = std::move(*f);
+    reading_.active = true;
+    return true;
   }
 
   bool on_frame(const FrameView& frame) {
-    const uint64_t g = group_.sequence(), f = frame_in_group_++;
+    const uint64_t g = reading_.sequence, f = frame_in_group_++;
     // A frame that arrived in several transport chunks is read as one (frames are bounded by
     // the group's 64 MiB).
     Bytes whole = frame.payload();
@@ -195,7 +234,7 @@ class Subscriber {
   // The current group finished: its frame count is checked.
   bool group_ended() {
     if (args_.frames && frame_in_group_ < *args_.frames)
-      return failed("group " + std::to_string(group_.sequence()) + " ended after " +
+      return failed("group " + std::to_string(reading_.sequence) + " ended after " +
                     std::to_string(frame_in_group_) + " frames; --frames expects " +
                     std::to_string(*args_.frames));
     return true;
@@ -203,9 +242,9 @@ class Subscriber {
 
   // What had not arrived yet, as far as the expectations tell.
   std::string missing() const {
-    std::string where = group_ ? "group " + std::to_string(group_.sequence()) + " from frame " +
-                                     std::to_string(frame_in_group_)
-                               : "group " + std::to_string(tally_.groups);
+    std::string where = reading_.active ? "group " + std::to_string(reading_.sequence) +
+                                              " from frame " + std::to_string(frame_in_group_)
+                                        : "group " + std::to_string(tally_.groups);
     if (args_.groups)
       where += " (of groups 0.." + std::to_string(*args_.groups - 1) + ")";
     else
@@ -235,7 +274,8 @@ class Subscriber {
   std::optional<FrameSizes> sizes_;
   Path path_;
   TrackConsumer track_;
-  GroupConsumer group_;
+  Reading reading_;
+  std::optional<uint64_t> first_;  // the first group the subscription brought
   uint64_t frame_in_group_ = 0;
   std::optional<uint64_t> end_;              // the track's end, once it ended
   std::map<uint64_t, GroupConsumer> early_;  // groups that arrived before their turn

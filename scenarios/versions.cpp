@@ -12,8 +12,10 @@ namespace {
 
 harness::VersionLists session_versions() {
   harness::VersionLists lists;
-  for (session::Version v : session::implemented_versions())
+  for (session::Version v : session::implemented_versions()) {
     lists.implemented.emplace_back(session::version_name(v));
+    if (version_interop_only(v)) lists.interop_only.emplace_back(session::version_name(v));
+  }
   for (const session::VersionInfo& v : session::kVersions)
     lists.known.emplace_back(v.name);
   return lists;

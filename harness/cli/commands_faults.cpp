@@ -91,8 +91,9 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
                        "--seed " + args->seed + " with --seeds " + std::to_string(args->seeds) +
                            " runs past the largest seed, " + std::to_string(UINT64_MAX));
     const std::vector<std::string>& implemented = ctx.registry->implemented_versions();
+    // By default the swept versions: an interop-only one runs when named.
     std::vector<std::string> versions =
-        args->versions.empty() ? implemented : split_commas(args->versions);
+        args->versions.empty() ? ctx.registry->swept_versions() : split_commas(args->versions);
     if (versions.empty())
       return bad_input(ctx, "faults", "--versions '" + args->versions + "' names no version");
     // Every spelling a command takes (an ALPN, draft-N), run by the version's name.

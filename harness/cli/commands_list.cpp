@@ -74,9 +74,11 @@ Action add_list_command(CLI::App& app, const CliContext& ctx) {
       print_scenario(out, registry, **s);
       return kExitOk;
     }
-    out << "versions: implemented "
-        << (registry.implemented_versions().empty() ? "none yet"
-                                                    : join(registry.implemented_versions()))
+    // An interop-only version is marked: it runs when named, never by default.
+    std::vector<std::string> implemented;
+    for (const std::string& v : registry.implemented_versions())
+      implemented.push_back(registry.is_interop_only(v) ? v + " (interop only)" : v);
+    out << "versions: implemented " << (implemented.empty() ? "none yet" : join(implemented))
         << "; known " << join(registry.known_versions()) << "\n\n";
     for (const auto& s : registry.scenarios()) {
       print_scenario(out, registry, *s);

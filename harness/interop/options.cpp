@@ -42,8 +42,10 @@ std::optional<int> parse_options(int argc, char** argv, ClientOptions& o, std::o
 Result<std::vector<Version>> offered_versions(const std::string& draft) {
   if (draft.empty()) {
     std::vector<Version> all;
+    // An interop-only draft (moq-transport-17) is offered only when named.
     for (Version v : session::implemented_versions())
-      if (version_family(v) == Family::Transport) all.insert(all.begin(), v);
+      if (version_family(v) == Family::Transport && !version_interop_only(v))
+        all.insert(all.begin(), v);
     return all;
   }
   // The spellings every moqbench command takes; a version this client does not run stays the

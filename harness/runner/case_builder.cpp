@@ -73,9 +73,8 @@ Result<ParamValue> parse_axis_value(const ScenarioRegistry& registry, const Axis
 ParamValue axis_default(const ScenarioRegistry& registry, const AxisSpec& axis) {
   switch (axis.kind) {
     case AxisKind::Version:
-      return ParamValue(registry.implemented_versions().empty()
-                            ? std::string()
-                            : registry.implemented_versions().front());
+      return ParamValue(registry.swept_versions().empty() ? std::string()
+                                                          : registry.swept_versions().front());
     case AxisKind::Integer:
       return ParamValue(axis.default_int);
     case AxisKind::Choice:
@@ -88,7 +87,7 @@ std::vector<ParamValue> axis_sweep_values(const ScenarioRegistry& registry, cons
   std::vector<ParamValue> values;
   switch (axis.kind) {
     case AxisKind::Version:
-      for (const std::string& v : registry.implemented_versions())
+      for (const std::string& v : registry.swept_versions())
         values.emplace_back(v);
       return values;
     case AxisKind::Integer:

@@ -59,7 +59,8 @@ Status register_linked_scenarios(ScenarioRegistry& registry) {
                         "the versions"};
   if (!versions.empty()) {
     VersionLists lists = versions.front()();
-    registry.set_versions(std::move(lists.implemented), std::move(lists.known));
+    registry.set_versions(std::move(lists.implemented), std::move(lists.known),
+                          std::move(lists.interop_only));
   }
   for (ScenarioDef& def : registered_defs()) {
     if (Status st = registry.add(std::move(def)); !st) return st;

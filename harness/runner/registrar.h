@@ -27,6 +27,8 @@ using ScenarioFactory = ScenarioDef (*)();
 struct VersionLists {
   std::vector<std::string> implemented;  // in sweep order
   std::vector<std::string> known;        // every version name the project knows
+  // Implemented, but run only when named (model/wire/version.h: VersionInfo::interop_only).
+  std::vector<std::string> interop_only;
 };
 using VersionsFactory = VersionLists (*)();
 

@@ -119,11 +119,21 @@ std::string CaseSpec::id() const {
 }
 
 void ScenarioRegistry::set_versions(std::vector<std::string> implemented,
-                                    std::vector<std::string> known) {
+                                    std::vector<std::string> known,
+                                    std::vector<std::string> interop_only) {
   for (const std::string& v : implemented)
     if (std::find(known.begin(), known.end(), v) == known.end()) known.push_back(v);
+  swept_.clear();
+  for (const std::string& v : implemented)
+    if (std::find(interop_only.begin(), interop_only.end(), v) == interop_only.end())
+      swept_.push_back(v);
   implemented_ = std::move(implemented);
   known_ = std::move(known);
+  interop_only_ = std::move(interop_only);
+}
+
+bool ScenarioRegistry::is_interop_only(std::string_view version) const {
+  return std::find(interop_only_.begin(), interop_only_.end(), version) != interop_only_.end();
 }
 
 Status ScenarioRegistry::add(ScenarioDef def) {

@@ -137,9 +137,12 @@ class CaseSpec {
 
 class ScenarioRegistry {
  public:
-  // The protocol versions scenarios may run (`implemented`, in sweep order) and every version
-  // name the project knows (so an unimplemented one is told apart from a misspelt one).
-  void set_versions(std::vector<std::string> implemented, std::vector<std::string> known);
+  // The protocol versions scenarios may run (`implemented`, in sweep order), every version
+  // name the project knows (so an unimplemented one is told apart from a misspelt one), and the
+  // implemented ones kept for interop only: they run when named, but stay out of the default
+  // sweep, the axis default and the default fault runs.
+  void set_versions(std::vector<std::string> implemented, std::vector<std::string> known,
+                    std::vector<std::string> interop_only = {});
   // Adds a scenario; an Error names a duplicate or malformed definition.
   Status add(ScenarioDef def);
 
@@ -148,12 +151,17 @@ class ScenarioRegistry {
   const std::vector<std::unique_ptr<ScenarioDef>>& scenarios() const { return scenarios_; }
   const std::vector<std::string>& implemented_versions() const { return implemented_; }
   const std::vector<std::string>& known_versions() const { return known_; }
+  // The implemented versions less the interop-only ones, in sweep order: what runs by default.
+  const std::vector<std::string>& swept_versions() const { return swept_; }
+  bool is_interop_only(std::string_view version) const;
   std::string scenario_names() const;  // "a, b, c" for error messages
 
  private:
   std::vector<std::unique_ptr<ScenarioDef>> scenarios_;
   std::vector<std::string> implemented_;
   std::vector<std::string> known_;
+  std::vector<std::string> swept_;
+  std::vector<std::string> interop_only_;
 };
 
 }  // namespace moq::harness

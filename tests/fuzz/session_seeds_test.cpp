@@ -45,8 +45,11 @@ TEST(SessionSeeds, TheCommittedCorpusIsWhatTheRecorderWritesToday) {
 // request may meet the session under test a step further along (the relay answers a FETCH that
 // arrives after its SUBSCRIBE instead of before it): the replay must get at least as far as the
 // recording, without a protocol error, and on the seeds where no such race exists, exactly as
-// far.
+// far. The race is the relay-client seed's of each moq-transport version.
 TEST(SessionSeeds, EachSeedReplaysAsItWasRecorded) {
+  size_t racing = 0;
+  for (session::Version v : session::implemented_versions())
+    racing += session::version_family(v) == session::Family::Transport;
   size_t exact = 0;
   for (const SessionSeed& s : seeds()) {
     const session::SessionCounters replayed = play_script(s.script);
@@ -61,7 +64,7 @@ TEST(SessionSeeds, EachSeedReplaysAsItWasRecorded) {
              replayed.streams_opened == s.recorded.streams_opened &&
              replayed.streams_accepted == s.recorded.streams_accepted;
   }
-  EXPECT_GE(exact, seeds().size() - 2) << "replays that differ from their recording";
+  EXPECT_GE(exact, seeds().size() - racing) << "replays that differ from their recording";
 }
 
 TEST(SessionSeeds, CoverEveryVersionAndRoleAndDeliverFrames) {

@@ -150,7 +150,7 @@ MessageParams subscribe_params(IetfVersion v, int variant) {
   p.object_delivery_timeout = 1500;
   p.authorization_tokens = {register_token(), value_token()};
   p.rendezvous_timeout = 0;
-  p.subgroup_delivery_timeout = 30000;
+  if (has_draft18_parameters(v)) p.subgroup_delivery_timeout = 30000;
   p.forward = variant % 2 == 0;
   p.subscriber_priority = 0xFF;
   p.group_order = variant % 2 ? GroupOrder::Descending : GroupOrder::Ascending;
@@ -177,11 +177,13 @@ MessageParams update_params(IetfVersion v) {
   p.object_delivery_timeout = 10;
   p.authorization_tokens = {alias_token(TokenAliasType::UseAlias),
                             alias_token(TokenAliasType::Delete)};
-  p.subgroup_delivery_timeout = 20;
   p.forward = false;
   p.subscriber_priority = 1;
   p.new_group_request = 77;
-  p.track_namespace_prefix = ns({"bench", "room"});
+  if (has_draft18_parameters(v)) {
+    p.subgroup_delivery_timeout = 20;
+    p.track_namespace_prefix = ns({"bench", "room"});
+  }
   if (location_filter_is_typed(v)) {
     p.location_filter = location_filter(LocationFilterType::None);
     FillParameters fill;
@@ -278,7 +280,7 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   standalone.track_namespace = ns({"bench"});
   standalone.track_name = "t0";
   standalone.params.authorization_tokens = {register_token()};
-  standalone.params.fill_timeout = 100;
+  if (has_draft18_parameters(v)) standalone.params.fill_timeout = 100;
   standalone.params.subscriber_priority = 9;
   standalone.params.group_order = GroupOrder::Descending;
   if (!fetch_has_fetch_type(v)) {
@@ -333,16 +335,21 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   out.push_back(RequestOk{});
 
   out.push_back(RequestError{uint64_t(RequestErrorCode::DoesNotExist), 0, "no", std::nullopt});
-  RequestError redirect;
-  redirect.error_code = uint64_t(RequestErrorCode::Redirect);
-  redirect.retry_interval = 1001;
-  redirect.reason = "moved";
-  redirect.redirect = Redirect{"moqt://b.example", ns({"x", "y"}), "z"};
-  out.push_back(redirect);
-  RequestError same;
-  same.error_code = uint64_t(RequestErrorCode::Redirect);
-  same.redirect = Redirect{};
-  out.push_back(same);
+  if (request_error_has_redirect(v)) {
+    RequestError redirect;
+    redirect.error_code = uint64_t(RequestErrorCode::Redirect);
+    redirect.retry_interval = 1001;
+    redirect.reason = "moved";
+    redirect.redirect = Redirect{"moqt://b.example", ns({"x", "y"}), "z"};
+    out.push_back(redirect);
+    RequestError same;
+    same.error_code = uint64_t(RequestErrorCode::Redirect);
+    same.redirect = Redirect{};
+    out.push_back(same);
+  } else {
+    // -17: code 0x34 is an ordinary code with no Redirect after the reason.
+    out.push_back(RequestError{uint64_t(RequestErrorCode::Redirect), 1001, "moved", std::nullopt});
+  }
 
   PublishNamespace pn;
   pn.request_id = 4;
@@ -360,6 +367,12 @@ std::vector<ControlMessage> sample_messages(IetfVersion v) {
   sn.params.authorization_tokens = {alias_token(TokenAliasType::UseAlias)};
   out.push_back(sn);
   out.push_back(SubscribeNamespace{8, TrackNamespace{}, MessageParams{}});
+  if (subscribe_namespace_has_options(v)) {
+    out.push_back(SubscribeNamespace{12, ns({"b"}), {}, SubscribeOptions::Publish});
+    out.push_back(SubscribeNamespace{14, ns({"b"}), {}, SubscribeOptions::Both});
+    out.push_back(PublishBlocked{ns({"room1"}), "video"});
+    return out;  // no SUBSCRIBE_TRACKS in -17
+  }
 
   SubscribeTracks st;
   st.request_id = 10;

@@ -132,6 +132,12 @@ Status IetfSession::goaway(std::string_view uri) {
   if (goaway_sent()) return Error{w::kProtocolViolation, "GOAWAY: sent already"};
   if (is_client() && !uri.empty())
     return Error{w::kProtocolViolation, "GOAWAY: a client's New Session URI must be empty"};
+  if (!w::sends_goaway(v_)) {
+    // 17.4: a -17 peer (@moq/lite) closes the session on anything after SETUP on the control
+    // stream, so new requests are refused (GOING_AWAY) without telling it.
+    set_goaway_sent();
+    return {};
+  }
   w::GoAway g;
   g.new_session_uri = std::string(uri);
   if (w::goaway_has_request_id(v_)) g.request_id = peer_ids_.lowest_unseen();

@@ -93,10 +93,15 @@ class IetfSession final : public core::SessionBase {
   // Frames one control message into pooled bytes. Counts it.
   template <class M>
   Result<Bytes> encode(const M& m) {
+    return encode_as(m, w::wire_type(M::kType, v_));
+  }
+  // The same under another type of the same layout (a -17 PUBLISH_OK is a REQUEST_OK as 0x1E).
+  template <class M>
+  Result<Bytes> encode_as(const M& m, uint64_t type) {
     if (Status st = m.check(v_); !st) return st.error();
     return encode_with(w::kVarint, [&](Writer& wr) {
-      const char* name = w::message_type_name(uint64_t(M::kType), v_);
-      return w::encode_framed(wr, uint64_t(M::kType), name ? name : "message",
+      const char* name = w::message_type_name(type, v_);
+      return w::encode_framed(wr, type, name ? name : "message",
                               [&](Writer& body) { m.encode(body, v_); });
     });
   }

@@ -59,7 +59,7 @@ Poll UniInboundTask::classify() {
     }
     // The stream type and the header it announces, decoded as one item (both may be split).
     Decoded<w::UniStreamKind> d = in_.decode([&](std::span<const uint8_t> bytes) {
-      Decoded<w::UniStreamKind> c = w::classify_uni_stream(bytes);
+      Decoded<w::UniStreamKind> c = w::classify_uni_stream(bytes, v);
       if (!c.ok()) return c;
       auto as_kind = [&](auto&& header) {
         Decoded<w::UniStreamKind> out;
@@ -72,7 +72,7 @@ Poll UniInboundTask::classify() {
       };
       switch (c.value) {
         case w::UniStreamKind::Subgroup: {
-          Decoded<w::SubgroupHeader> h = w::decode_subgroup_header(bytes);
+          Decoded<w::SubgroupHeader> h = w::decode_subgroup_header(bytes, v);
           if (h.ok()) header_ = h.value;
           return as_kind(std::move(h));
         }

@@ -49,13 +49,20 @@ Poll NamespaceServeTask::step() {
     return *p;
   if (!started_) {
     started_ = true;
-    std::optional<Path> prefix = path_of(std::get<w::SubscribeNamespace>(request_).prefix);
+    const w::SubscribeNamespace& request = std::get<w::SubscribeNamespace>(request_);
+    std::optional<Path> prefix = path_of(request.prefix);
     if (prefix) prefix_ = *prefix;
     bool overlap = false;
     session_.namespace_servers.for_each([&](NamespaceServeTask& o) {
       overlap |= prefix && (o.prefix_.has_prefix(prefix_) || prefix_.has_prefix(o.prefix_));
     });
-    if (overlap) {
+    if (request.subscribe_options != w::SubscribeOptions::Namespace) {
+      // -17 (17.2): PUBLISH pushes for a prefix are the -18 SUBSCRIBE_TRACKS, which this
+      // session refuses too; NAMESPACE alone (what @moq/lite asks for) is served.
+      send_message(request_error(w::RequestErrorCode::NotSupported,
+                                 "Subscribe Options other than NAMESPACE (1) are not supported"));
+      refused_ = true;
+    } else if (overlap) {
       send_message(
           request_error(w::RequestErrorCode::PrefixOverlap,
                         "prefix '" + prefix_.str() + "' overlaps another SUBSCRIBE_NAMESPACE"));

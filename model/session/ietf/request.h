@@ -55,8 +55,13 @@ class RequestTask : public BidiTask {
   // Encodes m and writes it (after anything pending). False once the stream or session failed.
   template <class M>
   bool send_message(const M& m) {
+    return send_message_as(m, w::wire_type(M::kType, session_.v()));
+  }
+  // The same under another type of the same layout (a -17 PUBLISH_OK, 17.5).
+  template <class M>
+  bool send_message_as(const M& m, uint64_t type) {
     if (!send_ || send_failed_ || send_ended_) return false;
-    Result<Bytes> b = session_.encode(m);
+    Result<Bytes> b = session_.encode_as(m, type);
     if (!b) {
       session_.violation(Error{uint64_t(w::SessionError::InternalError),
                                std::string("encoding failed: ") + b.error().message});

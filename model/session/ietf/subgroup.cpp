@@ -24,7 +24,8 @@ void GroupSendTask::start(SubscribeServeTask& owner, GroupConsumer group, uint64
   header_.subgroup_mode = w::SubgroupIdMode::Zero;
   header_.default_priority = true;  // the track's DEFAULT_PUBLISHER_PRIORITY applies
   header_.end_of_group = true;      // one subgroup per group: it holds the group's last object
-  header_.first_object = first_frame == 0;
+  // -17 has no FIRST_OBJECT bit (17.7).
+  header_.first_object = first_frame == 0 && w::has_first_object_subgroup_types(session_.v());
   state_ = w::SubgroupStreamState{};
   begin(owner, std::move(group), first_frame, end_frame, send_order);
 }

@@ -321,8 +321,11 @@ bool SubscribeServeTask::on(const w::RequestUpdate& update) {
 }
 
 void SubscribeServeTask::set_stale_bound(const w::MessageParams& p) {
-  if (p.subgroup_delivery_timeout)
-    stale_bound_ns_ = core::stale_bound_ns(*p.subgroup_delivery_timeout);
+  // -17 has one delivery timeout, DELIVERY_TIMEOUT (0x02), for what -18 splits (17.9).
+  const std::optional<uint64_t>& bound = w::has_draft18_parameters(session_.v())
+                                             ? p.subgroup_delivery_timeout
+                                             : p.object_delivery_timeout;
+  if (bound) stale_bound_ns_ = core::stale_bound_ns(*bound);
 }
 
 void SubscribeServeTask::start_senders() {
@@ -418,6 +421,7 @@ void SubscribeRequestTask::clear() {
   producer_ = TrackProducer();
   alias_.reset();
   done_.reset();
+  ended_by_fin_ = false;
   tail_.reset();
   refused_ = false;
   pushed_ = false;
@@ -455,8 +459,15 @@ void SubscribeRequestTask::build_subscribe() {
   p = w::MessageParams{};
   p.subscriber_priority = wire_priority(request_prefs_.priority);
   if (request_prefs_.ordered) p.group_order = w::GroupOrder::Ascending;
-  // moq-transport has no "live edge only": a Max Age of 0 asks for no timeout.
-  if (request_prefs_.max_age_ms > 0) p.subgroup_delivery_timeout = request_prefs_.max_age_ms;
+  // moq-transport has no "live edge only": a Max Age of 0 asks for no timeout. -17 has no
+  // SUBGROUP_DELIVERY_TIMEOUT but the one DELIVERY_TIMEOUT (17.9).
+  if (request_prefs_.max_age_ms > 0) {
+    if (w::has_draft18_parameters(v)) {
+      p.subgroup_delivery_timeout = request_prefs_.max_age_ms;
+    } else {
+      p.object_delivery_timeout = request_prefs_.max_age_ms;
+    }
+  }
   if (live()) {
     // The current group from its first object: start after the largest object and join (-18
     // joining FETCH) or fill (-22) the objects of its group up to there.
@@ -602,8 +613,8 @@ bool SubscribeRequestTask::on(const w::PublishStateNotify&) {
 }
 
 bool SubscribeRequestTask::end_when_complete(Poll& result) {
-  const bool all_in = tail_.over(done_->stream_count == w::kUnknownStreamCount ||
-                                 streams_seen_ >= done_->stream_count);
+  const bool all_in = tail_.over(!ended_by_fin_ && (done_->stream_count == w::kUnknownStreamCount ||
+                                                    streams_seen_ >= done_->stream_count));
   if (!all_in || !receivers_.empty() || join_ == Join::Pending) return true;
   if (producer_) {
     if (join_producer_) (void)join_producer_.finish();
@@ -655,8 +666,12 @@ Poll SubscribeRequestTask::step() {
   }
 
   if (pushed_ && !publish_ok_sent_) {
-    // PUBLISH_OK: Forward State 1 (the default), so the publisher sends at once.
-    if (!send_message(w::RequestOk{})) return fail(session_.session_error());
+    // PUBLISH_OK: Forward State 1 (the default), so the publisher sends at once. -17 sends it as
+    // its own type, 0x1E (17.5).
+    const uint64_t type = w::publish_answered_by_publish_ok(session_.v())
+                              ? uint64_t(w::MessageType::PublishOkLegacy)
+                              : uint64_t(w::MessageType::RequestOk);
+    if (!send_message_as(w::RequestOk{}, type)) return fail(session_.session_error());
     publish_ok_sent_ = true;
   }
 
@@ -682,6 +697,15 @@ Poll SubscribeRequestTask::step() {
           },
           [](core::on::Pending) { return core::kGoOn; },
           [&](core::on::Fin) -> core::Then<> {
+            if (!done_ && phase_ == Phase::Active && w::fin_ends_subscription(session_.v())) {
+              // 17.12: @moq/lite ends what it publishes with FIN alone: the track's clean end,
+              // once the data streams still on their way had the grace period to arrive.
+              w::PublishDone end;
+              end.status_code = uint64_t(w::PublishDoneStatus::TrackEnded);
+              end.stream_count = w::kUnknownStreamCount;
+              done_ = end;
+              ended_by_fin_ = true;
+            }
             if (!done_)
               return fail(
                   Error{data_error::kCancelled,

@@ -21,7 +21,7 @@ using UniTask = core::EngineTask<IetfSession, PooledTask>;
 // A control message's name in draft v, for core::dispatch() and errors.
 template <class M>
 const char* message_name(const M&, w::IetfVersion v) {
-  const char* name = w::message_type_name(uint64_t(M::kType), v);
+  const char* name = w::message_type_name(w::wire_type(M::kType, v), v);
   return name ? name : "message";
 }
 

@@ -5,19 +5,19 @@ namespace moq::wire::ietf {
 const char* param_type_name(uint64_t type, IetfVersion v) {
   switch (ParamType(type)) {
     case ParamType::ObjectDeliveryTimeout:
-      return "OBJECT_DELIVERY_TIMEOUT";
+      return has_draft18_parameters(v) ? "OBJECT_DELIVERY_TIMEOUT" : "DELIVERY_TIMEOUT";
     case ParamType::AuthorizationToken:
       return "AUTHORIZATION_TOKEN";
     case ParamType::RendezvousTimeout:
       return "RENDEZVOUS_TIMEOUT";
     case ParamType::SubgroupDeliveryTimeout:
-      return "SUBGROUP_DELIVERY_TIMEOUT";
+      return has_draft18_parameters(v) ? "SUBGROUP_DELIVERY_TIMEOUT" : nullptr;
     case ParamType::Expires:
       return "EXPIRES";
     case ParamType::LargestObject:
       return "LARGEST_OBJECT";
     case ParamType::FillTimeout:
-      return "FILL_TIMEOUT";
+      return has_draft18_parameters(v) ? "FILL_TIMEOUT" : nullptr;
     case ParamType::Forward:
       return "FORWARD";
     case ParamType::SubscriberPriority:
@@ -41,7 +41,7 @@ const char* param_type_name(uint64_t type, IetfVersion v) {
     case ParamType::NewGroupRequest:
       return "NEW_GROUP_REQUEST";
     case ParamType::TrackNamespacePrefix:
-      return "TRACK_NAMESPACE_PREFIX";
+      return has_draft18_parameters(v) ? "TRACK_NAMESPACE_PREFIX" : nullptr;
     case ParamType::IncludeProperties:
       return has_include_properties(v) ? "INCLUDE_PROPERTIES" : nullptr;
   }
@@ -134,9 +134,9 @@ const char* request_error_name(uint64_t code, IetfVersion v) {
     case RequestErrorCode::InvalidJoiningRequestId:
       return d22 ? nullptr : "INVALID_JOINING_REQUEST_ID";
     case RequestErrorCode::UnsupportedExtension:
-      return "UNSUPPORTED_EXTENSION";
+      return request_error_has_redirect(v) ? "UNSUPPORTED_EXTENSION" : nullptr;
     case RequestErrorCode::Redirect:
-      return "REDIRECT";
+      return request_error_has_redirect(v) ? "REDIRECT" : nullptr;
     case RequestErrorCode::ConflictingFilters:
       return d22 ? "CONFLICTING_FILTERS" : nullptr;
     case RequestErrorCode::InvalidFilter:

@@ -26,6 +26,7 @@ enum class MessageType : uint64_t {
   NamespaceDone = 0x0E,
   PublishBlocked = 0x0F,  // PUBLISH_SKIPPED in -22
   GoAway = 0x10,
+  SubscribeNamespaceWithOptions = 0x11,  // -17 only (17.2): SUBSCRIBE_NAMESPACE, decoded as it
   Fetch = 0x16,
   FetchOk = 0x18,
   Publish = 0x1D,
@@ -41,8 +42,19 @@ enum class MessageType : uint64_t {
 constexpr bool is_request_opener(MessageType t) {
   return t == MessageType::Subscribe || t == MessageType::Publish || t == MessageType::Fetch ||
          t == MessageType::TrackStatus || t == MessageType::PublishNamespace ||
-         t == MessageType::SubscribeNamespace || t == MessageType::SubscribeTracks;
+         t == MessageType::SubscribeNamespace || t == MessageType::SubscribeTracks ||
+         t == MessageType::SubscribeNamespaceWithOptions;
 }
+// The type a message struct goes on the wire with under v: SUBSCRIBE_NAMESPACE is 0x11 in -17
+// (17.2); every other struct has its own type in every draft.
+constexpr uint64_t wire_type(MessageType t, IetfVersion v) {
+  if (t == MessageType::SubscribeNamespace && subscribe_namespace_has_options(v))
+    return uint64_t(MessageType::SubscribeNamespaceWithOptions);
+  return uint64_t(t);
+}
+
+// SUBSCRIBE_NAMESPACE Subscribe Options (-17, 17.2); -18's SUBSCRIBE_NAMESPACE means Namespace.
+enum class SubscribeOptions : uint64_t { Publish = 0, Namespace = 1, Both = 2 };
 
 // ---- Unidirectional stream types and datagram types (4.1, 4.4) ----
 inline constexpr uint64_t kFetchHeaderType = 0x05;
@@ -191,7 +203,8 @@ enum class RequestErrorCode : uint64_t {
   InvalidFilter = 0x36,       // -22
 };
 
-// ---- PUBLISH_DONE status codes (7.3, same in both drafts) ----
+// ---- PUBLISH_DONE status codes (7.3, -18 and -22; -17 swaps 5 and 6, see publish_done_status_*)
+// ----
 enum class PublishDoneStatus : uint64_t {
   InternalError = 0x0,
   Unauthorized = 0x1,
@@ -218,6 +231,17 @@ enum class StreamResetCode : uint64_t {
   ExcessiveLoad = 0x9,
   MalformedTrack = 0x12,
 };
+
+// A PUBLISH_DONE status (the -18 meaning, as PublishDoneStatus holds it) as draft v writes it, and
+// back: -17 swaps 5 and 6 (17.8). The map is its own inverse.
+constexpr uint64_t publish_done_status_wire(uint64_t code, IetfVersion v) {
+  if (!publish_done_5_6_swapped(v)) return code;
+  if (code == uint64_t(PublishDoneStatus::TooFarBehind))
+    return uint64_t(PublishDoneStatus::Expired);
+  if (code == uint64_t(PublishDoneStatus::Expired))
+    return uint64_t(PublishDoneStatus::TooFarBehind);
+  return code;
+}
 
 // Names of codes assigned in the draft; nullptr for unassigned codes (grease included).
 const char* session_error_name(uint64_t code, IetfVersion v);

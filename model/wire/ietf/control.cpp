@@ -94,8 +94,13 @@ std::optional<MessageKind> message_kind(uint64_t type, IetfVersion v) {
       if (!has_publish_state_notify(v)) return std::nullopt;
       return kind<PublishStateNotify>("PUBLISH_STATE_NOTIFY");
     case MessageType::SubscribeNamespace:
+      if (subscribe_namespace_has_options(v)) return std::nullopt;
+      return kind<SubscribeNamespace>("SUBSCRIBE_NAMESPACE");
+    case MessageType::SubscribeNamespaceWithOptions:
+      if (!subscribe_namespace_has_options(v)) return std::nullopt;
       return kind<SubscribeNamespace>("SUBSCRIBE_NAMESPACE");
     case MessageType::SubscribeTracks:
+      if (subscribe_namespace_has_options(v)) return std::nullopt;
       return kind<SubscribeTracks>("SUBSCRIBE_TRACKS");
     case MessageType::Setup:
       return kind<Setup>("SETUP");
@@ -130,7 +135,7 @@ const char* message_type_name(uint64_t type, IetfVersion v) {
 }
 
 const char* control_name(const ControlMessage& m, IetfVersion v) {
-  const char* n = message_type_name(uint64_t(control_type(m)), v);
+  const char* n = message_type_name(wire_type(control_type(m), v), v);
   return n ? n : "unknown message";
 }
 
@@ -218,7 +223,7 @@ Status encode_control(Writer& w, const ControlMessage& m, IetfVersion v) {
       [&](const auto& msg) -> Status {
         Status s = msg.check(v);
         if (!s.ok()) return s;
-        const uint64_t type = uint64_t(std::decay_t<decltype(msg)>::kType);
+        const uint64_t type = wire_type(std::decay_t<decltype(msg)>::kType, v);
         return encode_framed(w, type, control_name(m, v),
                              [&](Writer& body) { msg.encode(body, v); });
       },

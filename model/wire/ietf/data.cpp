@@ -110,7 +110,48 @@ Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in) {
   return decoded(kind, at);
 }
 
+namespace {
+// 17.3: the first `fields` varints of in (complete: decoded before) use the 7-byte form.
+bool has_seven_byte_varint(std::span<const uint8_t> in, size_t fields) {
+  size_t at = 0;
+  for (size_t i = 0; i < fields && at < in.size(); ++i) {
+    if ((in[at] & 0xFE) == 0xFC) return true;
+    at += decode_varint(in.subspan(at), kVarint).length;
+  }
+  return false;
+}
+constexpr const char* kSevenByte = "the 7-byte varint form is invalid in draft-17";
+}  // namespace
+
+Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in, IetfVersion v) {
+  Decoded<UniStreamKind> d = classify_uni_stream(in);
+  if (!d.ok()) return d;
+  if (!accepts_seven_byte_varint(v) && has_seven_byte_varint(in, 1))
+    return malformed<UniStreamKind>(bad("unidirectional stream", "stream type", kSevenByte, in[0]));
+  if (d.value == UniStreamKind::Subgroup && !has_first_object_subgroup_types(v) && (in[0] & 0x40))
+    return malformed<UniStreamKind>(bad("unidirectional stream", "stream type",
+                                        "FIRST_OBJECT subgroup types are not in draft-17", in[0]));
+  return d;
+}
+
 // ---- SUBGROUP_HEADER ----
+
+Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in, IetfVersion v) {
+  Decoded<SubgroupHeader> d = decode_subgroup_header(in);
+  if (!d.ok()) return d;
+  if (d.value.first_object && !has_first_object_subgroup_types(v))
+    return malformed<SubgroupHeader>(
+        bad(kSubgroupHeader, "type", "FIRST_OBJECT types are not in draft-17", in[0]));
+  const size_t fields = d.value.subgroup_mode == SubgroupIdMode::Explicit ? 4 : 3;
+  if (!accepts_seven_byte_varint(v) && has_seven_byte_varint(in, fields))
+    return malformed<SubgroupHeader>(bad(kSubgroupHeader, "type", kSevenByte, in[0]));
+  return d;
+}
+
+SubgroupHeader subgroup_header_for(SubgroupHeader h, IetfVersion v) {
+  if (!has_first_object_subgroup_types(v)) h.first_object = false;
+  return h;
+}
 
 uint8_t subgroup_type(const SubgroupHeader& h) {
   return static_cast<uint8_t>(0x10 | (h.has_properties ? 0x01 : 0) |
@@ -314,7 +355,11 @@ size_t detail::encode_any_fetch_object(FetchStreamState& st, FetchObject o, Ietf
       const bool ascending = st.group_order != GroupOrder::Descending;
       if (ascending ? o.group_id < st.group_id : o.group_id > st.group_id) return 0;
       flags |= kFlagGroupId;
-      group_field = ascending ? o.group_id - st.group_id - 1 : st.group_id - o.group_id - 1;
+      if (fetch_objects_absolute(v)) {
+        group_field = o.group_id;  // 17.11
+      } else {
+        group_field = ascending ? o.group_id - st.group_id - 1 : st.group_id - o.group_id - 1;
+      }
     }
     const bool next_id = st.object_id != UINT64_MAX && o.object_id == st.object_id + 1;
     if (group_changed) {
@@ -326,7 +371,7 @@ size_t detail::encode_any_fetch_object(FetchStreamState& st, FetchObject o, Ietf
       if (o.object_id <= st.object_id) return 0;
       if (!next_id) {
         flags |= kFlagObjectId;
-        object_field = o.object_id - st.object_id;
+        object_field = fetch_objects_absolute(v) ? o.object_id : o.object_id - st.object_id;
       }
     }
   }
@@ -417,6 +462,14 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
     if (!read_varint(in, at, group_field)) return more<FetchObject>(in);
     if (!st.has_location) {
       group = group_field;
+    } else if (fetch_objects_absolute(v)) {
+      // 17.11: absolute, and still a new group in the stream's order.
+      const bool ascending = st.group_order != GroupOrder::Descending;
+      if (ascending ? group_field <= st.group_id : group_field >= st.group_id)
+        return malformed<FetchObject>(
+            bad(kFetchObject, "group ID", "not a later group in the fetch's group order",
+                group_field));
+      group = group_field;
     } else if (st.group_order == GroupOrder::Descending) {
       if (group_field >= st.group_id)
         return malformed<FetchObject>(
@@ -445,6 +498,12 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
     uint64_t field;
     if (!read_varint(in, at, field)) return more<FetchObject>(in);
     if (!st.has_location || (flags & kFlagGroupId)) {
+      object = field;
+    } else if (fetch_objects_absolute(v)) {
+      // 17.11: absolute, and increasing within the group.
+      if (field <= st.object_id)
+        return malformed<FetchObject>(bad(kFetchObject, "object ID",
+                                          "object ID does not increase within the group", field));
       object = field;
     } else {
       // Objects within a group come in increasing Object ID order, so a zero delta would repeat

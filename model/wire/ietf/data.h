@@ -27,6 +27,9 @@ enum class UniStreamKind : uint8_t { Subgroup, Fetch, Control, Padding };
 // Reads the stream type (consumed only by this call: the header decoders read it again). Any
 // value other than a valid SUBGROUP_HEADER type, 0x05, 0x2F00 or the padding type is Malformed.
 Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in);
+// The same under draft v: -17 has no FIRST_OBJECT subgroup types (17.7), and its stream type may
+// not use the 7-byte varint form (17.3).
+Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in, IetfVersion v);
 
 // ---- SUBGROUP_HEADER (4.2) ----
 enum class SubgroupIdMode : uint8_t {
@@ -56,6 +59,11 @@ constexpr bool is_subgroup_type(uint64_t t) {
 // Returns the header size; 0 when subgroup_id is set outside Explicit mode.
 size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out);
 Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in);
+// The same under draft v: -17 refuses the FIRST_OBJECT types (17.7) and 7-byte varints in the
+// header's fields (17.3).
+Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in, IetfVersion v);
+// The header of h as draft v may send it: -17 has no FIRST_OBJECT bit, so it is cleared there.
+SubgroupHeader subgroup_header_for(SubgroupHeader h, IetfVersion v);
 
 // ---- Objects on a subgroup stream (4.3) ----
 struct SubgroupObject {

@@ -20,7 +20,17 @@ void read_params(Reader& r, MessageType t, IetfVersion v, MessageParams& into) {
 }
 
 Status check_msg_params(const MessageParams& p, MessageType t, IetfVersion v) {
-  return check_params(p, allowed_params_for_message(t, v), v, message_type_name(uint64_t(t), v));
+  return check_params(p, allowed_params_for_message(t, v), v,
+                      message_type_name(wire_type(t, v), v));
+}
+
+// 17.1: the Required Request ID Delta after a -17 request's Request ID; written 0, read and
+// ignored (see has_required_request_id_delta).
+void put_required_delta(Writer& w, IetfVersion v) {
+  if (has_required_request_id_delta(v)) w.varint(0);
+}
+void skip_required_delta(Reader& r, IetfVersion v) {
+  if (has_required_request_id_delta(v)) (void)r.varint("required request ID delta");
 }
 
 #define MOQ_TRY(expr)        \
@@ -179,6 +189,7 @@ Status GoAway::check(IetfVersion v) const {
 
 void Subscribe::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, track_namespace);
   w.string(track_name);
   encode_params(w, params, v);
@@ -186,6 +197,7 @@ void Subscribe::encode(Writer& w, IetfVersion v) const {
 
 void Subscribe::decode(Reader& r, IetfVersion v, Subscribe& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   read_params(r, kType, v, m.params);
@@ -198,6 +210,7 @@ Status Subscribe::check(IetfVersion v) const {
 
 void TrackStatus::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, track_namespace);
   w.string(track_name);
   encode_params(w, params, v);
@@ -205,6 +218,7 @@ void TrackStatus::encode(Writer& w, IetfVersion v) const {
 
 void TrackStatus::decode(Reader& r, IetfVersion v, TrackStatus& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   read_params(r, kType, v, m.params);
@@ -238,11 +252,13 @@ Status SubscribeOk::check(IetfVersion v) const {
 
 void RequestUpdate::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_params(w, params, v);
 }
 
 void RequestUpdate::decode(Reader& r, IetfVersion v, RequestUpdate& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   read_params(r, kType, v, m.params);
 }
 
@@ -254,6 +270,7 @@ Status RequestUpdate::check(IetfVersion v) const {
 
 void Publish::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, track_namespace);
   w.string(track_name);
   w.varint(track_alias);
@@ -263,6 +280,7 @@ void Publish::encode(Writer& w, IetfVersion v) const {
 
 void Publish::decode(Reader& r, IetfVersion v, Publish& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace", m.track_namespace);
   m.track_name = decode_track_name(r, m.track_namespace);
   m.track_alias = r.varint("track alias");
@@ -278,14 +296,14 @@ Status Publish::check(IetfVersion v) const {
 
 // ---- PUBLISH_DONE ----
 
-void PublishDone::encode(Writer& w, IetfVersion) const {
-  w.varint(status_code);
+void PublishDone::encode(Writer& w, IetfVersion v) const {
+  w.varint(publish_done_status_wire(status_code, v));
   w.varint(stream_count);
   w.string(reason);
 }
 
-void PublishDone::decode(Reader& r, IetfVersion, PublishDone& m) {
-  m.status_code = r.varint("status code");
+void PublishDone::decode(Reader& r, IetfVersion v, PublishDone& m) {
+  m.status_code = publish_done_status_wire(r.varint("status code"), v);
   m.stream_count = r.varint("stream count");
   m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
 }
@@ -316,6 +334,7 @@ Status PublishStateNotify::check(IetfVersion v) const {
 
 void Fetch::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   if (fetch_has_fetch_type(v)) {
     w.varint(uint64_t(fetch_type));
     if (fetch_type == FetchType::Standalone) {
@@ -336,6 +355,7 @@ void Fetch::encode(Writer& w, IetfVersion v) const {
 
 void Fetch::decode(Reader& r, IetfVersion v, Fetch& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   bool standalone = true;
   if (fetch_has_fetch_type(v)) {
     const uint64_t t = r.varint("fetch type");
@@ -448,18 +468,22 @@ void RequestError::encode(Writer& w, IetfVersion) const {
   if (redirect) encode_redirect(w, *redirect);
 }
 
-void RequestError::decode(Reader& r, IetfVersion, RequestError& m) {
+void RequestError::decode(Reader& r, IetfVersion v, RequestError& m) {
   m.error_code = r.varint("error code");
   m.retry_interval = r.varint("retry interval");
   m.reason = std::string(r.string("reason phrase", kMaxReasonPhraseLength));
-  if (r.ok() && m.error_code == uint64_t(RequestErrorCode::Redirect))
+  if (r.ok() && request_error_has_redirect(v) &&
+      m.error_code == uint64_t(RequestErrorCode::Redirect))
     m.redirect = decode_redirect(r);
 }
 
-Status RequestError::check(IetfVersion) const {
+Status RequestError::check(IetfVersion v) const {
   constexpr const char* kName = "REQUEST_ERROR";
   if (reason.size() > kMaxReasonPhraseLength)
     return make_error(kName, "reason phrase", "longer than 1024 bytes");
+  if (!request_error_has_redirect(v))
+    return redirect ? make_error(kName, "redirect", std::string("not in ") + version_name(v))
+                    : Status{};
   const bool is_redirect = error_code == uint64_t(RequestErrorCode::Redirect);
   if (is_redirect != redirect.has_value())
     return make_error(kName, "redirect", "present exactly when the error code is REDIRECT");
@@ -472,12 +496,14 @@ Status RequestError::check(IetfVersion) const {
 
 void PublishNamespace::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, track_namespace);
   encode_params(w, params, v);
 }
 
 void PublishNamespace::decode(Reader& r, IetfVersion v, PublishNamespace& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace", m.track_namespace);
   read_params(r, kType, v, m.params);
 }
@@ -489,34 +515,53 @@ Status PublishNamespace::check(IetfVersion v) const {
 
 void SubscribeNamespace::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, prefix);
+  if (subscribe_namespace_has_options(v)) w.varint(uint64_t(subscribe_options));
   encode_params(w, params, v);
 }
 
 void SubscribeNamespace::decode(Reader& r, IetfVersion v, SubscribeNamespace& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace prefix", m.prefix);
+  if (subscribe_namespace_has_options(v) && r.ok()) {
+    const uint64_t o = r.varint("subscribe options");
+    if (r.ok() && o > uint64_t(SubscribeOptions::Both))
+      r.fail("subscribe options",
+             "not 0 (PUBLISH), 1 (NAMESPACE) or 2 (both): " + describe_value(o));
+    m.subscribe_options = SubscribeOptions(o);
+  }
   read_params(r, kType, v, m.params);
 }
 
 Status SubscribeNamespace::check(IetfVersion v) const {
   MOQ_TRY(check_namespace(prefix, "SUBSCRIBE_NAMESPACE", "track namespace prefix"));
+  if (uint64_t(subscribe_options) > uint64_t(SubscribeOptions::Both))
+    return make_error("SUBSCRIBE_NAMESPACE", "subscribe options", "not 0, 1 or 2");
+  if (!subscribe_namespace_has_options(v) && subscribe_options != SubscribeOptions::Namespace)
+    return make_error("SUBSCRIBE_NAMESPACE", "subscribe options",
+                      std::string("not in ") + version_name(v) + " (namespaces only)");
   return check_msg_params(params, kType, v);
 }
 
 void SubscribeTracks::encode(Writer& w, IetfVersion v) const {
   w.varint(request_id);
+  put_required_delta(w, v);
   encode_namespace(w, prefix);
   encode_params(w, params, v);
 }
 
 void SubscribeTracks::decode(Reader& r, IetfVersion v, SubscribeTracks& m) {
   m.request_id = r.varint("request ID");
+  skip_required_delta(r, v);
   decode_namespace(r, "track namespace prefix", m.prefix);
   read_params(r, kType, v, m.params);
 }
 
 Status SubscribeTracks::check(IetfVersion v) const {
+  if (subscribe_namespace_has_options(v))
+    return make_error("SUBSCRIBE_TRACKS", "type", std::string("not in ") + version_name(v));
   MOQ_TRY(check_namespace(prefix, "SUBSCRIBE_TRACKS", "track namespace prefix"));
   return check_msg_params(params, kType, v);
 }

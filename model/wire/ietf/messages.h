@@ -1,6 +1,6 @@
-// The control and request messages of moq-transport draft-18 and draft-22 (their control messages).
-// One struct per message serves both drafts; fields a draft lacks are noted and must keep their
-// defaults under that draft (check() says so).
+// The control and request messages of moq-transport draft-18 and draft-22 (their control messages),
+// and draft-17 for interop. One struct per message serves every draft; fields a draft lacks are
+// noted and must keep their defaults under that draft (check() says so).
 //
 // Each struct has:
 //   encode(Writer&, v)    writes the body (no type, no length; control.h frames it)
@@ -90,7 +90,8 @@ struct Publish {
   MOQ_IETF_MESSAGE_METHODS(Publish, Publish)
 };
 
-// PUBLISH_DONE (0x0B).
+// PUBLISH_DONE (0x0B). status_code has the -18 meaning in every draft (the codec swaps -17's 5 and
+// 6).
 struct PublishDone {
   uint64_t status_code = 0;   // PublishDoneStatus; unknown codes mean INTERNAL_ERROR
   uint64_t stream_count = 0;  // 2^62-1 when unknown
@@ -166,7 +167,7 @@ struct RequestError {
   uint64_t error_code = 0;           // RequestErrorCode; unknown codes mean INTERNAL_ERROR
   uint64_t retry_interval = 0;       // ms + 1; 0 = do not retry
   std::string reason;                // at most 1024 bytes
-  std::optional<Redirect> redirect;  // present exactly when error_code is REDIRECT
+  std::optional<Redirect> redirect;  // present exactly when error_code is REDIRECT; never in -17
   MOQ_IETF_MESSAGE_METHODS(RequestError, RequestError)
 };
 
@@ -188,11 +189,15 @@ struct NamespaceDone {
   MOQ_IETF_MESSAGE_METHODS(NamespaceDone, NamespaceDone)
 };
 
-// SUBSCRIBE_NAMESPACE (0x50) and SUBSCRIBE_TRACKS (0x51): a prefix of 0 to 32 fields.
+// SUBSCRIBE_NAMESPACE (0x50; 0x11 in -17) and SUBSCRIBE_TRACKS (0x51, not in -17): a prefix of
+// 0 to 32 fields.
 struct SubscribeNamespace {
   uint64_t request_id = 0;
   TrackNamespace prefix;
   MessageParams params;
+  // -17 only, on the wire before the parameters (17.2); the -18 message means Namespace, and
+  // other drafts must keep it so.
+  SubscribeOptions subscribe_options = SubscribeOptions::Namespace;
   MOQ_IETF_MESSAGE_METHODS(SubscribeNamespace, SubscribeNamespace)
 };
 struct SubscribeTracks {

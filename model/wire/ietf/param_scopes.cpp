@@ -76,6 +76,32 @@ constexpr bool well_formed(const std::array<ParamMask, N>& masks) {
 }
 
 // clang-format off
+// 17.9: -18's table without SUBGROUP_DELIVERY_TIMEOUT (0x06), FILL_TIMEOUT (0x0A) and
+// TRACK_NAMESPACE_PREFIX (0x34), which -17 lacks; SUBSCRIBE_OK also takes GROUP_ORDER, which
+// @moq/lite's SUBSCRIBE_OK always carries.
+//                                 02 03 04 06 08 09 0A 10 20 21 22 23 25 26 27 28 29 32 34 35
+constexpr Row kDraft17[] = {
+    {S::Subscribe,                "x  x  x  .  .  .  .  x  x  x  x  .  .  .  .  .  .  x  .  ."},
+    {S::SubscribeOk,              ".  .  .  .  x  x  .  .  .  .  x  .  .  .  .  .  .  .  .  ."},
+    {S::Publish,                  ".  x  .  .  x  x  .  x  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishOk,                "x  .  .  .  x  .  .  x  x  x  x  .  .  .  .  .  .  x  .  ."},
+    {S::TrackStatus,              ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::TrackStatusOk,            ".  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fetch,                    ".  x  .  .  .  .  .  .  x  .  x  .  .  .  .  .  .  .  .  ."},
+    {S::FetchOk,                  ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishNamespace,         ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeNamespace,       ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::SubscribeTracks,          ".  x  .  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::NamespaceOk,              ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscription,       "x  x  .  .  .  .  .  x  x  x  .  .  .  .  .  .  .  x  .  ."},
+    {S::UpdateFetch,              ".  x  .  .  .  .  .  .  x  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdatePublishNamespace,   ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscribeNamespace, ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateSubscribeTracks,    ".  x  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::UpdateOk,                 ".  .  .  .  x  x  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::PublishStateNotify,       ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+    {S::Fill,                     ".  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ."},
+};
 //                                 02 03 04 06 08 09 0A 10 20 21 22 23 25 26 27 28 29 32 34 35
 constexpr Row kDraft18[] = {
     {S::Subscribe,                "x  x  x  x  .  .  .  x  x  x  x  .  .  .  .  .  .  x  .  ."},
@@ -125,13 +151,16 @@ constexpr Row kDraft22[] = {
 };
 // clang-format on
 
+constexpr std::array<ParamMask, kScopeCount> kAllowed17 = masks(kDraft17);
 constexpr std::array<ParamMask, kScopeCount> kAllowed18 = masks(kDraft18);
 constexpr std::array<ParamMask, kScopeCount> kAllowed22 = masks(kDraft22);
-static_assert(well_formed(kAllowed18) && well_formed(kAllowed22),
+static_assert(well_formed(kAllowed17) && well_formed(kAllowed18) && well_formed(kAllowed22),
               "a row per ParamScope, in order, with a mark per column");
 
 constexpr const std::array<ParamMask, kScopeCount>& allowed_table(IetfVersion v) {
   switch (v) {
+    case IetfVersion::Draft17:
+      return kAllowed17;
     case IetfVersion::Draft18:
       return kAllowed18;
     case IetfVersion::Draft22:
@@ -221,6 +250,7 @@ ParamMask allowed_params_for_message(MessageType type, IetfVersion v) {
     case MessageType::PublishNamespace:
       return a(S::PublishNamespace);
     case MessageType::SubscribeNamespace:
+    case MessageType::SubscribeNamespaceWithOptions:
       return a(S::SubscribeNamespace);
     case MessageType::SubscribeTracks:
       return a(S::SubscribeTracks);

@@ -50,6 +50,16 @@ bool MessageParams::empty() const {
 
 namespace {
 
+// 17.10: a one-byte parameter (FORWARD, SUBSCRIBER_PRIORITY, GROUP_ORDER, INCLUDE_PROPERTIES) is a
+// uint8 in -18 / -22 and, in @moq/lite's -17, a varint like every even type.
+void put_byte_param(Writer& w, uint8_t value, IetfVersion v) {
+  if (params_by_parity(v)) {
+    w.varint(value);
+  } else {
+    w.u8(value);
+  }
+}
+
 struct TypeWriter {
   Writer& w;
   uint64_t prev = 0;
@@ -173,7 +183,10 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
   }
   if (p.largest_object) {
     tw.type(param_code(ParamType::LargestObject));
+    // 17.10: an odd type, so -17 (as @moq/lite writes it) puts a length before the Location.
+    const size_t mark = params_by_parity(v) ? w.begin_length() : 0;
     encode_location(w, *p.largest_object);
+    if (params_by_parity(v)) w.end_length(mark);
   }
   if (p.fill_timeout) {
     tw.type(param_code(ParamType::FillTimeout));
@@ -181,11 +194,11 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
   }
   if (p.forward) {
     tw.type(param_code(ParamType::Forward));
-    w.u8(*p.forward ? 1 : 0);
+    put_byte_param(w, *p.forward ? 1 : 0, v);
   }
   if (p.subscriber_priority) {
     tw.type(param_code(ParamType::SubscriberPriority));
-    w.u8(*p.subscriber_priority);
+    put_byte_param(w, *p.subscriber_priority, v);
   }
   if (location_filter_is_typed(v)) {
     if (p.location_filter) {
@@ -198,7 +211,7 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
   }
   if (p.group_order) {
     tw.type(param_code(ParamType::GroupOrder));
-    w.u8(uint8_t(*p.group_order));
+    put_byte_param(w, uint8_t(*p.group_order), v);
   }
   if (p.fill) {
     tw.type(param_code(ParamType::FillParameters));
@@ -216,7 +229,7 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
   }
   if (p.include_properties) {
     tw.type(param_code(ParamType::IncludeProperties));
-    w.u8(*p.include_properties ? 1 : 0);
+    put_byte_param(w, *p.include_properties ? 1 : 0, v);
   }
 }
 
@@ -224,17 +237,39 @@ void encode_params(Writer& w, const MessageParams& p, IetfVersion v) {
 
 namespace {
 
-uint8_t read_flag(Reader& r, const char* name) {
-  const uint8_t b = r.u8(name);
+// A one-byte parameter: a uint8, or under -17 a varint that must fit one (17.10).
+uint8_t read_byte_param(Reader& r, const char* name, IetfVersion v) {
+  if (!params_by_parity(v)) return r.u8(name);
+  const uint64_t x = r.varint(name);
+  if (r.ok() && x > 255) r.fail(name, "value " + describe_value(x) + " does not fit 8 bits");
+  return static_cast<uint8_t>(x);
+}
+
+uint8_t read_flag(Reader& r, const char* name, IetfVersion v) {
+  const uint8_t b = read_byte_param(r, name, v);
   if (r.ok() && b > 1) r.fail(name, "value " + std::to_string(b) + ", must be 0 or 1");
   return b;
 }
 
-GroupOrder read_group_order(Reader& r) {
-  const uint8_t b = r.u8("GROUP_ORDER");
+GroupOrder read_group_order(Reader& r, IetfVersion v) {
+  const uint8_t b = read_byte_param(r, "GROUP_ORDER", v);
   if (r.ok() && b != 1 && b != 2)
     r.fail("GROUP_ORDER", "value " + std::to_string(b) + ", must be 1 or 2");
   return GroupOrder(b);
+}
+
+// 17.10: under -17 LARGEST_OBJECT is an odd type with a length, which must hold the Location
+// exactly.
+Location read_largest_object(Reader& r, const char* name, IetfVersion v) {
+  if (!params_by_parity(v)) return decode_location(r, name, name);
+  const uint64_t len = r.varint(name);
+  if (!r.ok()) return {};
+  Reader c = r.child(name, len);
+  if (!r.ok()) return {};
+  const Location loc = decode_location(c, name, name);
+  if (c.ok()) c.expect_end(name);
+  r.adopt(c, name);
+  return loc;
 }
 
 LocationFilter read_location_filter(Reader& r) {
@@ -379,16 +414,16 @@ void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v)
       p.expires = r.varint(name);
       return;
     case ParamType::LargestObject:
-      p.largest_object = decode_location(r, name, name);
+      p.largest_object = read_largest_object(r, name, v);
       return;
     case ParamType::FillTimeout:
       p.fill_timeout = r.varint(name);
       return;
     case ParamType::Forward:
-      p.forward = read_flag(r, name) == 1;
+      p.forward = read_flag(r, name, v) == 1;
       return;
     case ParamType::SubscriberPriority:
-      p.subscriber_priority = r.u8(name);
+      p.subscriber_priority = read_byte_param(r, name, v);
       return;
     case ParamType::LocationFilter:
       if (location_filter_is_typed(v)) {
@@ -398,7 +433,7 @@ void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v)
       }
       return;
     case ParamType::GroupOrder:
-      p.group_order = read_group_order(r);
+      p.group_order = read_group_order(r, v);
       return;
     case ParamType::FillParameters:
       p.fill = read_fill(r, v);
@@ -419,7 +454,7 @@ void read_param_value(Reader& r, uint64_t type, MessageParams& p, IetfVersion v)
       p.track_namespace_prefix = decode_namespace(r, name);
       return;
     case ParamType::IncludeProperties:
-      p.include_properties = read_flag(r, name) == 1;
+      p.include_properties = read_flag(r, name, v) == 1;
       return;
   }
   r.fail(name, "unknown parameter type " + describe_value(type));

@@ -40,6 +40,7 @@ constexpr std::optional<LiteVersion> lite_version(Version v) {
       return LiteVersion::Lite06;
     case Version::Lite07Wip:
       return LiteVersion::Lite07Wip;
+    case Version::Transport17:
     case Version::Transport18:
     case Version::Transport22:
       return std::nullopt;

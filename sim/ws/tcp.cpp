@@ -110,12 +110,14 @@ std::unique_ptr<TcpConnection> TcpListener::accept(quic::UdpLoop& loop) {
     peer.len = sizeof peer.storage;
     const int fd = ::accept4(this->fd(), peer.sa(), &peer.len, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd >= 0) {
+      exhausted_ = false;
       no_delay(fd);
       return std::make_unique<TcpConnection>(loop, fd, peer);
     }
     // A connection that failed before it was taken (ECONNABORTED) is skipped.
     if (errno == EINTR || errno == ECONNABORTED) continue;
-    return nullptr;  // EAGAIN, or out of descriptors (EMFILE): tried again at the next wake-up
+    exhausted_ = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+    return nullptr;
   }
 }
 

@@ -78,11 +78,14 @@ class TcpListener final : public PolledSocket {
   TcpListener(quic::UdpLoop& loop, int fd, const Address& local)
       : PolledSocket(loop, fd), local_(local) {}
   const Address& local_address() const { return local_; }
-  // The next pending connection, or null.
+  // The next pending connection, or null: none waiting, or (out_of_descriptors()) the process
+  // or the system has no descriptor left for it.
   std::unique_ptr<TcpConnection> accept(quic::UdpLoop& loop);
+  bool out_of_descriptors() const { return exhausted_; }
 
  private:
   Address local_;
+  bool exhausted_ = false;
 };
 
 }  // namespace moq::sim::ws

@@ -31,12 +31,23 @@ class WsppSocket final : public WebSocket {
     endpoint_.clear_error_channels(wspp::log::elevel::all);
   }
 
+  // A connection waiting for a read holds a reference to itself (the pending read's handler is
+  // bound to it), so one dropped mid-handshake or while open would never be freed: ending the
+  // read breaks that cycle. Nothing is reported any more.
+  ~WsppSocket() override {
+    events_ = WebSocketEvents{};
+    reported_ = true;
+    if (con_) con_->eof();
+  }
+  WsppSocket(const WsppSocket&) = delete;
+  WsppSocket& operator=(const WsppSocket&) = delete;
+
   // Sets the handlers every connection has.
   void hook(Con con) {
     con_ = std::move(con);
     con_->set_max_message_size(kMaxWebSocketMessage);
     con_->set_write_handler([this](wspp::connection_hdl, const char* data, size_t size) {
-      events_.on_output(reinterpret_cast<const uint8_t*>(data), size);
+      if (events_.on_output) events_.on_output(reinterpret_cast<const uint8_t*>(data), size);
       return std::error_code();
     });
     con_->set_open_handler([this](wspp::connection_hdl) { opened(); });
@@ -44,7 +55,8 @@ class WsppSocket final : public WebSocket {
       // Text messages are ignored, as the JavaScript peer ignores them.
       if (message->get_opcode() != wspp::frame::opcode::binary) return;
       const std::string& payload = message->get_payload();
-      events_.on_binary(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
+      if (events_.on_binary)
+        events_.on_binary(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
     });
     con_->set_close_handler([this](wspp::connection_hdl) { closed_cleanly(); });
     con_->set_fail_handler([this](wspp::connection_hdl) { failed(); });

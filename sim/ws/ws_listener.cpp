@@ -4,11 +4,20 @@
 
 namespace moq::sim::ws {
 
+namespace {
+
+// Out of descriptors, the listener stops asking for a while: the pending connection keeps the
+// socket readable, and polling it again at once would spin.
+constexpr uint64_t kRetryAccept_ns = 100'000'000;
+
+}  // namespace
+
 class WsListener::Acceptor final : public Task {
  public:
   Acceptor(Executor& executor, WsListener& listener)
-      : Task(executor, "ws listener"), listener_(&listener) {}
+      : Task(executor, "ws listener"), timer(*this), listener_(&listener) {}
   Poll poll() override { return listener_->accept_step(); }
+  Timer timer;
 
  private:
   WsListener* listener_;
@@ -44,7 +53,12 @@ WsListener::~WsListener() {
 Poll WsListener::accept_step() {
   while (std::unique_ptr<TcpConnection> c = tcp_->accept(*loop_))
     pending_.push_back(WsCarrier::serve(*executor_, std::move(c), settings_));
-  tcp_->want(POLLIN, acceptor_.get());
+  if (tcp_->out_of_descriptors()) {
+    tcp_->want(0, acceptor_.get());
+    acceptor_->timer.arm_after(kRetryAccept_ns);
+  } else {
+    tcp_->want(POLLIN, acceptor_.get());
+  }
   return Poll::Pending;
 }
 

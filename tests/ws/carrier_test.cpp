@@ -148,6 +148,31 @@ TEST_F(WsCarrierTest, ARefusedClientHearsTheServersReason) {
   EXPECT_NE(log_.find("no supported WebSocket subprotocol"), std::string::npos) << log_;
 }
 
+TEST(WsListenerTimeout, AConnectionThatNeverUpgradesIsDroppedWithAReason) {
+  quic::RealClock clock;
+  Executor executor(clock);
+  quic::UdpLoop loop(executor);
+  WsCarrierSettings settings;
+  settings.alpns = {"moqt-18"};
+  settings.handshake_timeout_ns = 50'000'000;
+  std::string log;
+  auto l = WsListener::listen(executor, loop, Address::ipv4(0x7f000001, 0), settings,
+                              [&](const std::string& line) { log += line + "\n"; });
+  ASSERT_TRUE(l) << l.error().message;
+  // A TCP connection that sends nothing at all.
+  auto silent = TcpConnection::connect(loop, (*l)->address());
+  ASSERT_TRUE(silent) << silent.error().message;
+  Status st = loop.run_until(
+      [&] {
+        EXPECT_FALSE((*l)->accept());
+        return !log.empty();
+      },
+      3 * kSecond, "the listener dropping it");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  EXPECT_NE(log.find("refused a WebSocket from 127.0.0.1:"), std::string::npos) << log;
+  EXPECT_NE(log.find("no upgrade in time"), std::string::npos) << log;
+}
+
 TEST_F(WsCarrierTest, NothingListeningAndBadUrlsFailNamingTheUrl) {
   const std::string dead = "ws://127.0.0.1:1/";
   auto c = WsClient::connect(executor_, loop_, dead, {"moqt-18"}, 3 * kSecond);

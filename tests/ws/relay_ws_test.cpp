@@ -264,7 +264,7 @@ TEST_F(RelayWsTest, BadPeersAreClosedWithAReasonAndTheOthersKeepBeingServed) {
   EXPECT_THAT(r.err, HasSubstr("no supported WebSocket subprotocol"));
   EXPECT_THAT(r.err, HasSubstr("QMux protocol error 0x7 from the peer"));
   EXPECT_THAT(r.err, HasSubstr("QMux protocol error 0x3 from the peer"));
-  EXPECT_THAT(r.err, HasSubstr("TCP"));
+  EXPECT_THAT(r.err, HasSubstr("ended: TCP read: Connection reset by peer"));
 }
 
 TEST_F(RelayWsTest, BadWsValuesAndAPortInUseAreExit2NamingThem) {
@@ -275,9 +275,10 @@ TEST_F(RelayWsTest, BadWsValuesAndAPortInUseAreExit2NamingThem) {
   r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1:99999"});
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("--ws: address '127.0.0.1:99999'"));
-  r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "no-such-host.invalid:1"});
+  // (No host name to resolve: a test must not wait on DNS.)
+  r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1:http"});
   EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("cannot resolve 'no-such-host.invalid'"));
+  EXPECT_THAT(r.err, HasSubstr("the port must be a number"));
   r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", ""});
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("--ws: an empty address"));

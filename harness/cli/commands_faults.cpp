@@ -57,7 +57,8 @@ Action add_faults_command(CLI::App& app, const CliContext& ctx) {
   auto args = std::make_shared<FaultsArgs>();
   sub->add_option("--fault", args->fault, "a fault's name, or all")->capture_default_str();
   sub->add_option("--versions", args->versions,
-                  "protocol versions, comma-separated (default: every implemented one)");
+                  "protocol versions, comma-separated (default: every implemented one but the "
+                  "interop-only, which run when named)");
   sub->add_option("--seed", args->seed, "the first seed")->capture_default_str();
   sub->add_option("--seeds", args->seeds, "how many seeds, from --seed on")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}))

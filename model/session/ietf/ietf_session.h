@@ -1,4 +1,5 @@
-// The moq-transport session engine (draft-18 and draft-22, ALPN "moqt-18" / "moqt-22") behind
+// The moq-transport session engine (draft-18 and draft-22, ALPN "moqt-18" / "moqt-22", and the
+// interop-only draft-17, "moqt-17") behind
 // the version-agnostic moq::session::Session interface; what it shares with the moq-lite engine
 // lives in model/session/core. README.md in this folder describes the stream and request mapping.
 //
@@ -32,8 +33,9 @@ namespace moq::session::ietf {
 
 namespace w = ::moq::wire::ietf;
 
-// version must be Transport18 or Transport22 and match conn's negotiated ALPN ("moqt-18",
-// "moqt-22"); otherwise an Error (VERSION_NEGOTIATION_FAILED 0x15 for an ALPN mismatch).
+// version must be a moq-transport version (Transport17, Transport18, Transport22) and match
+// conn's negotiated ALPN ("moqt-17", "moqt-18", "moqt-22"); otherwise an Error
+// (VERSION_NEGOTIATION_FAILED 0x15 for an ALPN mismatch).
 Result<std::unique_ptr<Session>> create_ietf_session(Connection& conn, Version version,
                                                      SessionConfig config);
 

@@ -8,6 +8,7 @@
 // signal), with the reason; 2: bad input.
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/dial.h"
@@ -33,6 +34,9 @@ struct PublishArgs {
   std::string frame_size = "1000";
   double linger_s = 1;
   bool verbose = false;
+  // Tests: one byte written wrong, "GROUP,FRAME,OFFSET", to show that subscribe --check-pattern
+  // finds it.
+  std::vector<uint64_t> test_flip;
 };
 
 class Publisher {
@@ -110,6 +114,12 @@ class Publisher {
     ++tally_.groups;
     for (uint64_t f = 0; f < args_.frames; ++f) {
       Bytes payload = pattern_frame(g, f, sizes_.of(f));
+      if (args_.test_flip.size() == 3 && args_.test_flip[0] == g && args_.test_flip[1] == f &&
+          args_.test_flip[2] < payload.size()) {
+        std::vector<uint8_t> wrong(payload.data(), payload.data() + payload.size());
+        wrong[args_.test_flip[2]] ^= 0xff;
+        payload = Bytes::copy(wrong);
+      }
       tally_.add_frame(std::span<const uint8_t>(payload.data(), payload.size()));
       if (Status st = group->write_frame(g * args_.frames + f, std::move(payload)); !st)
         return Error{0, "group " + std::to_string(g) + " frame " + std::to_string(f) + ": " +
@@ -172,6 +182,10 @@ Action add_publish_command(CLI::App& app, const CliContext& ctx) {
                   "streams: a subscriber that hears of it first refuses the streams still coming)")
       ->capture_default_str();
   sub->add_flag("-v,--verbose", args->verbose, "a line per group sent, on stderr");
+  sub->add_option("--test-flip", args->test_flip, "tests: write byte G,F,OFFSET wrong")
+      ->delimiter(',')
+      ->expected(3)
+      ->group("");
   sub->footer(std::string("Payload: ") + kPatternFormula + ".\nHash: " + kPayloadHashDefinition +
               ".\nExit status: 0 everything sent, acknowledged and closed cleanly; 1 a failure "
               "at run time (unreachable or refusing relay, no subscriber within --timeout, the "

@@ -1,6 +1,8 @@
 // What `moqbench load` checks of its options before anything runs, and how it reads them: the
 // bounds of each option, the --ca-file trust and the loss figure (load.h). Apart from load.cpp,
 // which runs the load, so that the command can refuse bad input without starting one.
+#include <sys/stat.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +23,10 @@ constexpr uint32_t kMaxConnections = 10'000;
 }  // namespace
 
 Result<std::shared_ptr<q::TlsTrust>> trust_of_ca_file(const std::string& path) {
+  // A FIFO or a device would block the read or never end: only a file (or a link to one).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    return Error{0, "--ca-file " + path + ": not a regular file"};
   std::ifstream in(path, std::ios::binary);
   std::ostringstream pem;
   if (in) pem << in.rdbuf();

@@ -86,6 +86,13 @@ std::unique_ptr<WsCarrier> WsListener::accept() {
   return c;
 }
 
+size_t WsListener::lingering() const {
+  size_t n = 0;
+  for (const std::unique_ptr<WsCarrier>& c : retired_)
+    n += c->finished() ? 0 : 1;
+  return n;
+}
+
 void WsListener::retire(std::unique_ptr<WsCarrier> carrier) {
   if (!carrier->finished()) retired_.push_back(std::move(carrier));
 }

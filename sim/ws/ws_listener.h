@@ -33,7 +33,7 @@ class WsListener {
   void retire(std::unique_ptr<WsCarrier> carrier);
   // Connections accepted over TCP and not yet open, and those retired but not finished.
   size_t handshaking() const { return pending_.size(); }
-  size_t lingering() const { return retired_.size(); }
+  size_t lingering() const;
 
  private:
   class Acceptor;

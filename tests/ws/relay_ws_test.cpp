@@ -88,9 +88,11 @@ class RelayWsTest : public ::testing::Test {
     return c;
   }
 
+  // Serves the sockets for ns (turns that wait no longer than what is left).
   void wait(uint64_t ns) {
     const uint64_t until = executor_.now_ns() + ns;
-    (void)loop_.run_until([&] { return executor_.now_ns() >= until; }, ns + kSecond, "wait");
+    for (uint64_t now = executor_.now_ns(); now < until; now = executor_.now_ns())
+      loop_.turn(until - now);
   }
 
   // A publisher and a viewer of version on path; the viewer's subscription is live on return.
@@ -182,7 +184,8 @@ TEST_F(RelayWsTest, LiteAndTransportSessionsCarryFramesOfEverySizeAndSigintCount
     if (version == session::Version::Transport18) {
       // SIGINT while these two sessions are open: each hears the relay's close.
       relay_->signal(SIGINT);
-      Status st = loop_.run_until([&] { return view->ws->connection().close_error().has_value(); },
+      // Both clients answer the relay's WebSocket close, so that it need not wait for them.
+      Status st = loop_.run_until([&] { return view->ws->finished() && pub->ws->finished(); },
                                   3 * kSecond, "the relay's close");
       ASSERT_TRUE(st.ok()) << st.error().message;
       EXPECT_EQ(view->ws->connection().close_error()->message, "relay shutting down");
@@ -272,9 +275,6 @@ TEST_F(RelayWsTest, BadWsValuesAndAPortInUseAreExit2NamingThem) {
       run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1"});
   EXPECT_EQ(r.status, 2);
   EXPECT_THAT(r.err, HasSubstr("--ws '127.0.0.1': give HOST:PORT"));
-  r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1:99999"});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_THAT(r.err, HasSubstr("--ws: address '127.0.0.1:99999'"));
   // (No host name to resolve: a test must not wait on DNS.)
   r = run_process({MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1:http"});
   EXPECT_EQ(r.status, 2);

@@ -173,6 +173,18 @@ TEST(WsListenerTimeout, AConnectionThatNeverUpgradesIsDroppedWithAReason) {
   EXPECT_NE(log.find("no upgrade in time"), std::string::npos) << log;
 }
 
+TEST_F(WsCarrierTest, AServerThatNeverAnswersIsATimeoutNamingTheUrl) {
+  // A TCP listener that takes connections (its backlog) and never says a word.
+  auto mute = TcpListener::listen(loop_, Address::ipv4(0x7f000001, 0));
+  ASSERT_TRUE(mute) << mute.error().message;
+  const std::string url = "ws://127.0.0.1:" + std::to_string((*mute)->local_address().port());
+  auto c = WsClient::connect(executor_, loop_, url, {"moqt-18"}, 200'000'000);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("WebSocket connect to " + url + ": no answer within 200 ms"),
+            std::string::npos)
+      << c.error().message;
+}
+
 TEST_F(WsCarrierTest, NothingListeningAndBadUrlsFailNamingTheUrl) {
   const std::string dead = "ws://127.0.0.1:1/";
   auto c = WsClient::connect(executor_, loop_, dead, {"moqt-18"}, 3 * kSecond);

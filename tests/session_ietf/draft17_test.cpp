@@ -204,6 +204,30 @@ TEST_F(Draft17Server, AJsPublisherIsSubscribedAndEndsItsTrackWithFin) {
   EXPECT_FALSE(session->is_closed());
 }
 
+// moqbench subscribe asks for every group from 0, in order: under -17 that is filter 1
+// (NextGroupStart) and GROUP_ORDER 1, both of which subscribe.js accepts, where -18 would send
+// AbsoluteStart (3), which it aborts.
+TEST_F(Draft17Server, ASubscriptionFromAFloorAsksForWhatTheJsAccepts) {
+  handshake();
+  TrackPreferences prefs;
+  prefs.group_start = 0;
+  prefs.ordered = true;
+  auto sub = session->subscribe(Path("demo"), "video", prefs);
+  ASSERT_TRUE(sub) << sub.error().message;
+  settle();
+  std::optional<RawRequest> req = peer->accept_request();
+  ASSERT_TRUE(req);
+  auto first = req->in.next(k17);
+  ASSERT_TRUE(first && std::holds_alternative<w::Subscribe>(*first));
+  const w::MessageParams& p = std::get<w::Subscribe>(*first).params;
+  ASSERT_TRUE(p.subscription_filter);
+  EXPECT_EQ(p.subscription_filter->type, w::SubscriptionFilterType::NextGroupStart);
+  EXPECT_EQ(p.group_order, w::GroupOrder::Ascending);
+  EXPECT_TRUE(p.forward.value_or(true));
+  // Not live: no joining FETCH follows.
+  EXPECT_FALSE(peer->accept_request());
+}
+
 TEST_F(Draft17Server, SubscribeNamespaceFromTheJsGetsNamespaces) {
   handshake();
   // subscribe_namespace.js: 0x11, request 0, delta 0, prefix ["live"], options 1, no params.

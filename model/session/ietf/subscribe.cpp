@@ -497,6 +497,10 @@ void SubscribeRequestTask::build_subscribe() {
     f.start_group = start;
     f.end_group_delta = delta;
     p.location_filter = f;
+  } else if (w::subscribe_filter_live_only(v)) {
+    w::SubscriptionFilter f;  // 17.13: what @moq/lite accepts
+    f.type = w::SubscriptionFilterType::NextGroupStart;
+    p.subscription_filter = f;
   } else {
     w::SubscriptionFilter f;
     f.type = bounded ? w::SubscriptionFilterType::AbsoluteRange

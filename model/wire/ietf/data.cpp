@@ -123,29 +123,26 @@ bool has_seven_byte_varint(std::span<const uint8_t> in, size_t fields) {
 constexpr const char* kSevenByte = "the 7-byte varint form is invalid in draft-17";
 }  // namespace
 
-Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in, IetfVersion v) {
-  Decoded<UniStreamKind> d = classify_uni_stream(in);
-  if (!d.ok()) return d;
-  if (!accepts_seven_byte_varint(v) && has_seven_byte_varint(in, 1))
-    return malformed<UniStreamKind>(bad("unidirectional stream", "stream type", kSevenByte, in[0]));
-  if (d.value == UniStreamKind::Subgroup && !has_first_object_subgroup_types(v) && (in[0] & 0x40))
-    return malformed<UniStreamKind>(bad("unidirectional stream", "stream type",
-                                        "FIRST_OBJECT subgroup types are not in draft-17", in[0]));
-  return d;
+void detail::check_draft17_stream_type(std::span<const uint8_t> in, Decoded<UniStreamKind>& d) {
+  if (has_seven_byte_varint(in, 1)) {
+    d = malformed<UniStreamKind>(bad("unidirectional stream", "stream type", kSevenByte, in[0]));
+  } else if (d.value == UniStreamKind::Subgroup && (in[0] & 0x40)) {
+    d = malformed<UniStreamKind>(bad("unidirectional stream", "stream type",
+                                     "FIRST_OBJECT subgroup types are not in draft-17", in[0]));
+  }
 }
 
 // ---- SUBGROUP_HEADER ----
 
-Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in, IetfVersion v) {
-  Decoded<SubgroupHeader> d = decode_subgroup_header(in);
-  if (!d.ok()) return d;
-  if (d.value.first_object && !has_first_object_subgroup_types(v))
-    return malformed<SubgroupHeader>(
-        bad(kSubgroupHeader, "type", "FIRST_OBJECT types are not in draft-17", in[0]));
+void detail::check_draft17_subgroup_header(std::span<const uint8_t> in,
+                                           Decoded<SubgroupHeader>& d) {
   const size_t fields = d.value.subgroup_mode == SubgroupIdMode::Explicit ? 4 : 3;
-  if (!accepts_seven_byte_varint(v) && has_seven_byte_varint(in, fields))
-    return malformed<SubgroupHeader>(bad(kSubgroupHeader, "type", kSevenByte, in[0]));
-  return d;
+  if (d.value.first_object) {
+    d = malformed<SubgroupHeader>(
+        bad(kSubgroupHeader, "type", "FIRST_OBJECT types are not in draft-17", in[0]));
+  } else if (has_seven_byte_varint(in, fields)) {
+    d = malformed<SubgroupHeader>(bad(kSubgroupHeader, "type", kSevenByte, in[0]));
+  }
 }
 
 SubgroupHeader subgroup_header_for(SubgroupHeader h, IetfVersion v) {
@@ -466,9 +463,8 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
       // 17.11: absolute, and still a new group in the stream's order.
       const bool ascending = st.group_order != GroupOrder::Descending;
       if (ascending ? group_field <= st.group_id : group_field >= st.group_id)
-        return malformed<FetchObject>(
-            bad(kFetchObject, "group ID", "not a later group in the fetch's group order",
-                group_field));
+        return malformed<FetchObject>(bad(
+            kFetchObject, "group ID", "not a later group in the fetch's group order", group_field));
       group = group_field;
     } else if (st.group_order == GroupOrder::Descending) {
       if (group_field >= st.group_id)
@@ -502,8 +498,8 @@ Decoded<FetchObject> detail::decode_any_fetch_object(std::span<const uint8_t> in
     } else if (fetch_objects_absolute(v)) {
       // 17.11: absolute, and increasing within the group.
       if (field <= st.object_id)
-        return malformed<FetchObject>(bad(kFetchObject, "object ID",
-                                          "object ID does not increase within the group", field));
+        return malformed<FetchObject>(
+            bad(kFetchObject, "object ID", "object ID does not increase within the group", field));
       object = field;
     } else {
       // Objects within a group come in increasing Object ID order, so a zero delta would repeat

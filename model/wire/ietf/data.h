@@ -27,9 +27,19 @@ enum class UniStreamKind : uint8_t { Subgroup, Fetch, Control, Padding };
 // Reads the stream type (consumed only by this call: the header decoders read it again). Any
 // value other than a valid SUBGROUP_HEADER type, 0x05, 0x2F00 or the padding type is Malformed.
 Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in);
+namespace detail {
+// The -17 rules (17.3, 17.7) on a type classify_uni_stream / decode_subgroup_header accepted: d
+// becomes Malformed when they break one.
+void check_draft17_stream_type(std::span<const uint8_t> in, Decoded<UniStreamKind>& d);
+}  // namespace detail
 // The same under draft v: -17 has no FIRST_OBJECT subgroup types (17.7), and its stream type may
-// not use the 7-byte varint form (17.3).
-Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in, IetfVersion v);
+// not use the 7-byte varint form (17.3). Inline, one result object: the -18 and -22 path costs a
+// test of v.
+inline Decoded<UniStreamKind> classify_uni_stream(std::span<const uint8_t> in, IetfVersion v) {
+  Decoded<UniStreamKind> d = classify_uni_stream(in);
+  if (d.ok() && !has_first_object_subgroup_types(v)) detail::check_draft17_stream_type(in, d);
+  return d;
+}
 
 // ---- SUBGROUP_HEADER (4.2) ----
 enum class SubgroupIdMode : uint8_t {
@@ -59,9 +69,16 @@ constexpr bool is_subgroup_type(uint64_t t) {
 // Returns the header size; 0 when subgroup_id is set outside Explicit mode.
 size_t encode_subgroup_header(const SubgroupHeader& h, uint8_t* out);
 Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in);
+namespace detail {
+void check_draft17_subgroup_header(std::span<const uint8_t> in, Decoded<SubgroupHeader>& d);
+}  // namespace detail
 // The same under draft v: -17 refuses the FIRST_OBJECT types (17.7) and 7-byte varints in the
 // header's fields (17.3).
-Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in, IetfVersion v);
+inline Decoded<SubgroupHeader> decode_subgroup_header(std::span<const uint8_t> in, IetfVersion v) {
+  Decoded<SubgroupHeader> d = decode_subgroup_header(in);
+  if (d.ok() && !has_first_object_subgroup_types(v)) detail::check_draft17_subgroup_header(in, d);
+  return d;
+}
 // The header of h as draft v may send it: -17 has no FIRST_OBJECT bit, so it is cleared there.
 SubgroupHeader subgroup_header_for(SubgroupHeader h, IetfVersion v);
 

@@ -446,4 +446,19 @@ constexpr bool fin_ends_subscription(IetfVersion v) {
   unreachable();
 }
 
+// 17.13 (a peer deviation): @moq/lite aborts a SUBSCRIBE whose filter is not NextGroupStart (1)
+// or LargestObject (2), so a -17 subscription from a floor asks for NextGroupStart: groups before
+// it are for a FETCH (as moqbench subscribe fetches them), and the JS publisher, which sends only
+// the groups it starts after a SUBSCRIBE, ignores the filter anyway.
+constexpr bool subscribe_filter_live_only(IetfVersion v) {
+  switch (v) {
+    case IetfVersion::Draft17:
+      return true;
+    case IetfVersion::Draft18:
+    case IetfVersion::Draft22:
+      return false;
+  }
+  unreachable();
+}
+
 }  // namespace moq::wire::ietf

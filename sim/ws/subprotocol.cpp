@@ -37,6 +37,7 @@ bool choose_subprotocol(const std::vector<std::string>& offered,
     }
   }
   std::vector<std::string> supported;
+  supported.reserve(alpns.size());
   for (const std::string& alpn : alpns)
     supported.push_back(qmux_subprotocol(alpn));
   std::string why = "no supported WebSocket subprotocol: offered " + listed(offered) +

@@ -27,8 +27,8 @@ class WsppSocket final : public WebSocket {
 
   explicit WsppSocket(WebSocketEvents events) : events_(std::move(events)) {
     // The library's own logging would write to stdout and stderr: the carrier logs instead.
-    endpoint_.clear_access_channels(wspp::log::alevel::all);
-    endpoint_.clear_error_channels(wspp::log::elevel::all);
+    endpoint.clear_access_channels(wspp::log::alevel::all);
+    endpoint.clear_error_channels(wspp::log::elevel::all);
   }
 
   // A connection waiting for a read holds a reference to itself (the pending read's handler is
@@ -46,20 +46,20 @@ class WsppSocket final : public WebSocket {
   void hook(Con con) {
     con_ = std::move(con);
     con_->set_max_message_size(kMaxWebSocketMessage);
-    con_->set_write_handler([this](wspp::connection_hdl, const char* data, size_t size) {
+    con_->set_write_handler([this](const wspp::connection_hdl&, const char* data, size_t size) {
       if (events_.on_output) events_.on_output(reinterpret_cast<const uint8_t*>(data), size);
       return std::error_code();
     });
-    con_->set_open_handler([this](wspp::connection_hdl) { opened(); });
-    con_->set_message_handler([this](wspp::connection_hdl, MessagePtr message) {
+    con_->set_open_handler([this](const wspp::connection_hdl&) { opened(); });
+    con_->set_message_handler([this](const wspp::connection_hdl&, MessagePtr message) {
       // Text messages are ignored, as the JavaScript peer ignores them.
       if (message->get_opcode() != wspp::frame::opcode::binary) return;
       const std::string& payload = message->get_payload();
       if (events_.on_binary)
         events_.on_binary(reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
     });
-    con_->set_close_handler([this](wspp::connection_hdl) { closed_cleanly(); });
-    con_->set_fail_handler([this](wspp::connection_hdl) { failed(); });
+    con_->set_close_handler([this](const wspp::connection_hdl&) { closed_cleanly(); });
+    con_->set_fail_handler([this](const wspp::connection_hdl&) { failed(); });
   }
 
   void receive(const uint8_t* data, size_t size) override {
@@ -128,7 +128,7 @@ class WsppSocket final : public WebSocket {
   const Con& connection() const { return con_; }
   // Client side: the subprotocols offered, so that the echo can be checked.
   std::vector<std::string> offered;
-  Endpoint endpoint_;
+  Endpoint endpoint;
 
  private:
   void opened() {
@@ -195,9 +195,11 @@ using Client = WsppSocket<wspp::client<wspp::config::core_client>>;
 std::unique_ptr<WebSocket> WebSocket::server(Chooser choose, WebSocketEvents events) {
   auto ws = std::make_unique<Server>(std::move(events));
   Server* raw = ws.get();
-  raw->hook(raw->endpoint_.get_connection());
+  raw->hook(raw->endpoint.get_connection());
   raw->connection()->set_validate_handler(
-      [raw, choose = std::move(choose)](wspp::connection_hdl) { return raw->validate(choose); });
+      [raw, choose = std::move(choose)](const wspp::connection_hdl&) {
+        return raw->validate(choose);
+      });
   raw->connection()->start();
   return ws;
 }
@@ -207,7 +209,7 @@ std::unique_ptr<WebSocket> WebSocket::client(const std::string& url,
                                              WebSocketEvents events, std::string& why) {
   auto ws = std::make_unique<Client>(std::move(events));
   std::error_code ec;
-  Client::Con con = ws->endpoint_.get_connection(url, ec);
+  Client::Con con = ws->endpoint.get_connection(url, ec);
   if (ec) {
     why = "URL '" + url + "': " + ec.message();
     return nullptr;
@@ -225,7 +227,7 @@ std::unique_ptr<WebSocket> WebSocket::client(const std::string& url,
   }
   ws->offered = subprotocols;
   ws->hook(con);
-  ws->endpoint_.connect(con);
+  ws->endpoint.connect(con);
   return ws;
 }
 

@@ -103,7 +103,7 @@ std::string RawWsClient::upgrade(const std::string& protocols) {
   const size_t cl = in_.find("Content-Length: ");
   if (cl != std::string::npos && cl < end) body = std::stoul(in_.substr(cl + 16));
   (void)fill(end + body);
-  const std::string head = in_.substr(0, std::min(in_.size(), end + body));
+  std::string head = in_.substr(0, std::min(in_.size(), end + body));
   in_.erase(0, head.size());
   return head;
 }

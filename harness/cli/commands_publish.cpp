@@ -71,22 +71,20 @@ class Publisher {
                                "waiting for the relay to acknowledge every group");
         !st)
       return fail(st.error().message);
-    if (args_.linger_s > 0) {
-      // The relay passes the groups on while this end waits: moq-lite-06's end of a track does
-      // not count the group streams, so a subscriber that hears of the end before a group's
-      // stream arrives refuses that stream.
-      say("every group acknowledged; ending the track in " + linger_text());
-      const uint64_t until = dial_.now_ns() + static_cast<uint64_t>(args_.linger_s * 1e9);
-      Status st = dial_.wait([] { return false; }, until, "waiting before the track's end");
-      // The wait ends by its deadline; a closed session or a signal is a failure.
-      if (dial_.session().is_closed() || dial_.interrupted()) return fail(st.error().message);
-    }
+    // The relay passes the groups on while this end waits: moq-lite-06's end of a track does
+    // not count the group streams, so a subscriber that hears of the end before a group's
+    // stream arrives refuses that stream.
+    if (Status st = linger("every group acknowledged; ending the track"); !st)
+      return fail(st.error().message);
     if (Status st = track_.finish(); !st) return fail("ending the track: " + st.error().message);
     // The end too (every stream's FIN), so that closing now loses nothing.
     if (Status st = dial_.wait(all_acknowledged, dial_.deadline(),
                                "waiting for the relay to acknowledge the track's end");
         !st)
       return fail(st.error().message);
+    // And the end: a relay whose publisher leaves ends the tracks it copied from it, those it
+    // has not passed on to the end too.
+    if (Status st = linger("the end acknowledged; closing"); !st) return fail(st.error().message);
     dial_.close("moqbench publish done");
     ctx_.io->out << "sent " << path_.str() << " " << args_.track << " over "
                  << version_name(dial_.version()) << ": " << tally_.summary() << "\n";
@@ -140,10 +138,17 @@ class Publisher {
     ctx_.io->out << "sent before the failure: " << tally_.summary() << "\n";
     return kExitFailed;
   }
-  std::string linger_text() const {
+  // Stays --linger seconds, the connection running. Fails only when the session closed or a
+  // signal came meanwhile.
+  Status linger(const std::string& what) {
+    if (args_.linger_s <= 0) return {};
     char text[48];
-    std::snprintf(text, sizeof text, "%g s", args_.linger_s);
-    return text;
+    std::snprintf(text, sizeof text, " in %g s", args_.linger_s);
+    say(what + text);
+    const uint64_t until = dial_.now_ns() + static_cast<uint64_t>(args_.linger_s * 1e9);
+    Status st = dial_.wait([] { return false; }, until, "waiting (--linger)");
+    if (dial_.session().is_closed() || dial_.interrupted()) return st;
+    return {};
   }
   void say(const std::string& line) { ctx_.io->err << "moqbench publish: " << line << "\n"; }
 
@@ -177,9 +182,10 @@ Action add_publish_command(CLI::App& app, const CliContext& ctx) {
                   "each group (0,1,20000)")
       ->capture_default_str();
   sub->add_option("--linger", args->linger_s,
-                  "seconds between the last group's acknowledgement and the track's end, for a "
-                  "relay to pass the groups on first (moq-lite-06's end does not count the group "
-                  "streams: a subscriber that hears of it first refuses the streams still coming)")
+                  "seconds to wait after the last group is acknowledged, before ending the "
+                  "track, and again before closing: for a relay to pass the groups, then the end, "
+                  "on (moq-lite-06's end does not count the group streams, and a relay ends the "
+                  "tracks of a publisher that leaves); 0: no wait")
       ->capture_default_str();
   sub->add_flag("-v,--verbose", args->verbose, "a line per group sent, on stderr");
   sub->add_option("--test-flip", args->test_flip, "tests: write byte G,F,OFFSET wrong")

@@ -54,7 +54,8 @@ Result<std::vector<Version>> offered(const std::vector<std::string>& given) {
 
 void add_dial_options(CLI::App& sub, DialOptions& o) {
   sub.add_option("URL", o.url,
-                 "the relay: moqt://HOST[:PORT][/PATH] (raw QUIC, port 443 by default)")
+                 "the relay: moqt://HOST[:PORT][/PATH] (raw QUIC, port 443 by default) or "
+                 "ws://HOST:PORT/PATH (QMux-00 over WebSocket)")
       ->required();
   sub.add_option("--version", o.versions,
                  "version(s) to offer, preferred first: a name, an ALPN or draft-N; repeat it or "
@@ -62,9 +63,10 @@ void add_dial_options(CLI::App& sub, DialOptions& o) {
       ->delimiter(',')
       ->allow_extra_args(false);
   sub.add_flag("--tls-disable-verify", o.tls_disable_verify,
-               "accept any certificate from the relay (a self-signed test relay)");
+               "moqt://: accept any certificate from the relay (a self-signed test relay)");
   sub.add_option("--ca-file", o.ca_file,
-                 "trust the certificates in this PEM file only (default: the system's store)");
+                 "moqt://: trust the certificates in this PEM file only (default: the system's "
+                 "store)");
   sub.add_option("--timeout", o.timeout_s,
                  "seconds every wait may take (connecting, the peer, the data)")
       ->capture_default_str();
@@ -73,9 +75,15 @@ void add_dial_options(CLI::App& sub, DialOptions& o) {
 Result<std::unique_ptr<Dial>> Dial::create(const DialOptions& o) {
   std::unique_ptr<Dial> d(new Dial());
   d->url_text_ = o.url;
-  Result<interop::RelayUrl> url = interop::parse_relay_url(o.url);
-  if (!url) return Error{0, url.error().message};
-  d->url_ = *url;
+  d->ws_ = o.url.starts_with("ws://") || o.url.starts_with("wss://");
+  if (d->ws_) {
+    if (Result<sim::ws::WsUrl> url = sim::ws::parse_ws_url(o.url); !url) return url.error();
+  } else {
+    Result<interop::RelayUrl> url = interop::parse_relay_url(o.url);
+    if (!url)
+      return Error{0, url.error().message + " (or ws://HOST:PORT/PATH for QMux over WebSocket)"};
+    d->url_ = *url;
+  }
   Result<std::vector<Version>> offer = offered(o.versions);
   if (!offer) return offer.error();
   d->offer_ = *offer;
@@ -92,17 +100,28 @@ Result<std::unique_ptr<Dial>> Dial::create(const DialOptions& o) {
                                                : o.ca_file.empty()  ? q::TlsTrust::system()
                                                                     : trust_of_ca_file(o.ca_file);
   if (!trust) return trust.error();
+  if (d->ws_) {
+    d->ws_world_ = std::make_unique<WsWorld>();
+    d->clock_ = &d->ws_world_->clock;
+    d->executor_ = &d->ws_world_->executor;
+    d->loop_ = &d->ws_world_->loop;
+    return d;
+  }
   Result<std::unique_ptr<interop::Dialer>> dialer =
       interop::Dialer::create(d->url_, d->offer_, std::move(*trust), nullptr);
   if (!dialer) return Error{0, "relay URL '" + o.url + "': " + dialer.error().message};
   d->dialer_ = std::move(*dialer);
   d->dialer_->set_time_limit_name(d->timeout_text_);
+  d->clock_ = &d->dialer_->clock();
+  d->executor_ = &d->dialer_->executor();
+  d->loop_ = &d->dialer_->loop();
   return d;
 }
 
 Dial::~Dial() {
   session_.reset();
-  conn_.reset();
+  quic_.reset();
+  ws_client_.reset();
 }
 
 uint64_t Dial::deadline() const {
@@ -110,15 +129,27 @@ uint64_t Dial::deadline() const {
 }
 
 Status Dial::open(const std::string& who, session::SessionConfig config) {
-  Result<std::unique_ptr<q::QuicConnection>> conn = dialer_->connect(who, deadline());
-  if (!conn) return conn.error();
-  conn_ = std::move(*conn);
+  if (ws_) {
+    std::vector<std::string> alpns;
+    for (Version v : offer_)
+      alpns.emplace_back(version_alpn(v));
+    Result<std::unique_ptr<sim::ws::WsClient>> c =
+        sim::ws::WsClient::connect(*executor_, *loop_, url_text_, alpns, timeout_ns_);
+    if (!c) return Error{0, who + ": " + c.error().message};
+    ws_client_ = std::move(*c);
+    conn_ = &ws_client_->connection();
+  } else {
+    Result<std::unique_ptr<q::QuicConnection>> conn = dialer_->connect(who, deadline());
+    if (!conn) return conn.error();
+    quic_ = std::move(*conn);
+    conn_ = quic_.get();
+    if (!url_.path.empty() && config.path.empty()) config.path = url_.path;
+  }
   const std::optional<Version> v = version_from_alpn(conn_->alpn());
   if (!v)
     return Error{0, who + ": the relay chose ALPN '" + std::string(conn_->alpn()) +
                         "', which names no version"};
   version_ = *v;
-  if (!url_.path.empty() && config.path.empty()) config.path = url_.path;
   Result<std::unique_ptr<session::Session>> s =
       session::create_session(*conn_, version_, std::move(config));
   if (!s) return Error{0, who + ": " + s.error().message};
@@ -141,15 +172,22 @@ std::string Dial::why_closed() const {
 }
 
 bool Dial::delivered() const {
-  return conn_ && !conn_->has_unsent() && !conn_->has_unacked();
+  if (ws_client_) return !ws_client_->qmux().has_output() && !ws_client_->finished();
+  return quic_ && !quic_->has_unsent() && !quic_->has_unacked();
 }
 
 void Dial::close(std::string_view reason) {
   if (!session_ || session_->is_closed()) return;
   session_->close(0, reason);
+  if (ws_client_) {
+    // The close frame and the WebSocket close follow the data on the one TCP stream; the carrier
+    // closes TCP when the peer answers the close, or after its linger time.
+    (void)loop_->run_until([&] { return ws_client_->finished(); }, timeout_ns_, "closing");
+    return;
+  }
   // The connection sends its CONNECTION_CLOSE at once and answers the relay with it by itself
   // afterwards; the turn runs what the close woke (the session's tasks ending).
-  (void)dialer_->loop().run_until([] { return true; }, 0, "closing");
+  (void)loop_->run_until([] { return true; }, 0, "closing");
 }
 
 }  // namespace moq::cli

@@ -1,7 +1,9 @@
 // How `moqbench publish` and `moqbench subscribe` reach a relay: the URL and the options that go
 // with it (the versions offered, TLS trust, the time limit of every wait), then one connection
 // and its MoQ session on an event loop on the real clock. moqt://HOST[:PORT][/PATH] is raw QUIC,
-// read and dialled as moq-test-client does it (harness/interop: parse_relay_url, Dialer).
+// read and dialled as moq-test-client does it (harness/interop: parse_relay_url, Dialer);
+// ws://HOST:PORT/PATH is QMux-00 over WebSocket (sim/ws: WsClient), each version offered as the
+// subprotocol qmux-00.<alpn>.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 #include "harness/interop/dialer.h"
 #include "model/base/result.h"
 #include "model/session/session.h"
+#include "sim/ws/ws_client.h"
 
 namespace moq::cli {
 
@@ -47,8 +50,8 @@ class Dial {
   // "moqt://127.0.0.1:4443 (moq-transport-22)": where the session runs, for messages.
   std::string describe() const;
 
-  Clock& clock() { return dialer_->clock(); }
-  uint64_t now_ns() const { return dialer_->now_ns(); }
+  Clock& clock() { return *clock_; }
+  uint64_t now_ns() const { return clock_->now_ns(); }
   // The deadline of a wait that starts now (--timeout).
   uint64_t deadline() const;
   const std::string& timeout_text() const { return timeout_text_; }
@@ -60,10 +63,12 @@ class Dial {
   Status wait(Pred&& done, uint64_t deadline_ns, const std::string& what);
   bool interrupted() const { return StopSignals::received() != 0; }
 
-  // Everything this end wrote was handed to the transport and acknowledged by the peer: no
-  // stream data left unsent and no packet unacknowledged (QUIC tells both).
+  // Everything this end wrote was handed to the transport and, as far as it can tell, delivered:
+  // QUIC: no stream data unsent and no packet unacknowledged; WebSocket: no QMux frame left in
+  // the connection (TCP delivers in order what the carrier took, the close after it).
   bool delivered() const;
-  // Closes the session cleanly (code 0) and runs the loop until the close has left.
+  // Closes the session cleanly (code 0) and runs the loop until the close has left (WebSocket:
+  // until the close handshake ended, so everything before it reached the peer).
   void close(std::string_view reason);
 
  private:
@@ -76,9 +81,22 @@ class Dial {
   uint64_t timeout_ns_ = 0;
   std::string timeout_text_;
   Version version_{};
+  // The loop: the Dialer's (moqt://) or the WebSocket world's own (ws://).
+  struct WsWorld {
+    sim::quic::RealClock clock;
+    Executor executor{clock};
+    sim::quic::UdpLoop loop{executor};
+  };
+  bool ws_ = false;
   std::unique_ptr<interop::Dialer> dialer_;
-  std::unique_ptr<sim::quic::QuicConnection> conn_;
-  std::unique_ptr<session::Session> session_;  // before conn_ is destroyed: declared after it
+  std::unique_ptr<WsWorld> ws_world_;
+  Clock* clock_ = nullptr;
+  Executor* executor_ = nullptr;
+  sim::quic::UdpLoop* loop_ = nullptr;
+  std::unique_ptr<sim::quic::QuicConnection> quic_;
+  std::unique_ptr<sim::ws::WsClient> ws_client_;
+  Connection* conn_ = nullptr;
+  std::unique_ptr<session::Session> session_;  // before the connection: declared after it
 };
 
 template <class Pred>
@@ -89,8 +107,7 @@ Status Dial::wait(Pred&& done, uint64_t deadline_ns, const std::string& what) {
     return ok || interrupted() || !session_ || session_->is_closed();
   };
   const uint64_t now = now_ns();
-  Status st =
-      dialer_->loop().run_until(check, deadline_ns > now ? deadline_ns - now : 0, what.c_str());
+  Status st = loop_->run_until(check, deadline_ns > now ? deadline_ns - now : 0, what.c_str());
   if (ok) return {};
   if (interrupted())
     return Error{0, what + ": interrupted by signal " + std::to_string(StopSignals::received())};

@@ -13,7 +13,6 @@
 #include <array>
 #include <cstdio>
 #include <regex>
-#include <string_view>
 
 #include "tests/harness/scratch_dir_test.h"
 #include "tests/harness/subprocess.h"
@@ -73,13 +72,15 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 class PublishSubscribe : public ::testing::Test {
  protected:
   void SetUp() override {
-    relay_ = std::make_unique<RunningProcess>(
-        std::vector<std::string>{MOQBENCH, "relay", "--listen", "127.0.0.1:0"});
+    relay_ = std::make_unique<RunningProcess>(std::vector<std::string>{
+        MOQBENCH, "relay", "--listen", "127.0.0.1:0", "--ws", "127.0.0.1:0"});
     const std::string banner = relay_->wait_for_stderr_line("listening on", kBanner);
     ASSERT_FALSE(banner.empty()) << relay_->stderr_so_far();
     std::smatch m;
     ASSERT_TRUE(std::regex_search(banner, m, std::regex("listening on (127\\.0\\.0\\.1:[0-9]+)")));
     url_ = "moqt://" + m[1].str();
+    ASSERT_TRUE(std::regex_search(banner, m, std::regex("WebSocket on (127\\.0\\.0\\.1:[0-9]+)")));
+    ws_url_ = "ws://" + m[1].str() + "/";
   }
   void TearDown() override {
     if (relay_killed_) return;
@@ -88,23 +89,26 @@ class PublishSubscribe : public ::testing::Test {
     EXPECT_EQ(r.status, 0) << r.err;
   }
   std::vector<std::string> command(const char* sub, const std::string& broadcast,
-                                   const std::vector<std::string>& args) const {
-    return with(
-        {MOQBENCH, sub, url_, "--tls-disable-verify", "--broadcast", broadcast, "--track", "video"},
-        args);
+                                   const std::vector<std::string>& args, bool ws = false) const {
+    return with({MOQBENCH, sub, ws ? ws_url_ : url_, "--tls-disable-verify", "--broadcast",
+                 broadcast, "--track", "video"},
+                args);
   }
   // A subscriber started first, then the publisher run to its end; both results.
   std::pair<ProcessResult, ProcessResult> run_pair(const std::string& broadcast,
                                                    const std::vector<std::string>& pub,
-                                                   const std::vector<std::string>& sub) {
-    RunningProcess s(command("subscribe", broadcast, with({"--timeout", "20"}, sub)));
+                                                   const std::vector<std::string>& sub,
+                                                   bool ws = false) {
+    RunningProcess s(command("subscribe", broadcast, with({"--timeout", "20"}, sub), ws));
     EXPECT_TRUE(s.wait_for_stderr("to be announced", kBanner)) << s.stderr_so_far();
-    ProcessResult p = run_process(command("publish", broadcast, with({"--timeout", "20"}, pub)));
+    ProcessResult p =
+        run_process(command("publish", broadcast, with({"--timeout", "20"}, pub), ws));
     return {p, s.wait()};
   }
 
   std::unique_ptr<RunningProcess> relay_;
-  std::string url_;
+  std::string url_;     // moqt://, QUIC
+  std::string ws_url_;  // ws://, QMux-00 over WebSocket
   bool relay_killed_ = false;
 };
 
@@ -114,12 +118,7 @@ TEST_F(PublishSubscribe, EveryFrameArrivesInOrderOnEachVersion) {
     SCOPED_TRACE(v);
     const std::vector<std::string> shape = {"--groups",     "3",         "--frames",  "4",
                                             "--frame-size", "0,1,20000", "--version", v};
-    // moq-transport's end counts the group streams: its publisher need not wait before it
-    // (--linger, whose default moq-lite-06 takes here).
-    const bool lite = std::string_view(v) == "moq-lite-06";
-    auto [pub, sub] =
-        run_pair(std::string("check/") + v, lite ? shape : with(shape, {"--linger", "0"}),
-                 with(shape, {"--check-pattern"}));
+    auto [pub, sub] = run_pair(std::string("check/") + v, shape, with(shape, {"--check-pattern"}));
     EXPECT_EQ(pub.status, 0) << pub.out << pub.err;
     EXPECT_EQ(sub.status, 0) << sub.out << sub.err;
     EXPECT_THAT(pub.out, HasSubstr(std::string("sent check/") + v + " video over " + v +
@@ -130,12 +129,29 @@ TEST_F(PublishSubscribe, EveryFrameArrivesInOrderOnEachVersion) {
   }
 }
 
+// The same over WebSocket (QMux-00), moq-lite and moq-transport.
+TEST_F(PublishSubscribe, EveryFrameArrivesOverWebSocket) {
+  const std::string expected = expected_hash(3, 4, {0, 1, 20000});
+  for (const char* v : {"moq-lite-06", "moq-transport-18"}) {
+    SCOPED_TRACE(v);
+    const std::vector<std::string> shape = {"--groups",     "3",         "--frames",  "4",
+                                            "--frame-size", "0,1,20000", "--version", v};
+    auto [pub, sub] =
+        run_pair(std::string("ws/") + v, shape, with(shape, {"--check-pattern"}), true);
+    EXPECT_EQ(pub.status, 0) << pub.out << pub.err;
+    EXPECT_EQ(sub.status, 0) << sub.out << sub.err;
+    EXPECT_THAT(sub.out, HasSubstr(std::string("received ws/") + v + " video over " + v +
+                                   ": 3 groups, 12 frames, 60003 bytes, sha256 " + expected));
+    EXPECT_EQ(hash_in(pub.out), hash_in(sub.out));
+  }
+}
+
 // Each expectation the publisher does not meet is named at the first frame that breaks it, with
 // what came before it.
 TEST_F(PublishSubscribe, AFrameCountTheTrackDoesNotHaveIsNamed) {
   const std::vector<std::string> pub = {"--groups",     "2",  "--frames",  "3",
                                         "--frame-size", "10", "--version", "moqt-22",
-                                        "--linger",     "0"};
+                                        "--linger",     "0.5"};
   auto [p, s] = run_pair("wrong/frames", pub, {"--frames", "4"});
   EXPECT_EQ(s.status, 1) << s.out << s.err;
   EXPECT_THAT(s.err, HasSubstr("group 0 ended after 3 frames; --frames expects 4"));
@@ -145,7 +161,7 @@ TEST_F(PublishSubscribe, AFrameCountTheTrackDoesNotHaveIsNamed) {
 TEST_F(PublishSubscribe, AGroupBeyondTheExpectedIsNamed) {
   const std::vector<std::string> pub = {"--groups",     "2",  "--frames",  "3",
                                         "--frame-size", "10", "--version", "moqt-22",
-                                        "--linger",     "0"};
+                                        "--linger",     "0.5"};
   auto [p, s] = run_pair("wrong/groups", pub, {"--groups", "1"});
   EXPECT_EQ(s.status, 1) << s.out << s.err;
   EXPECT_THAT(s.err, HasSubstr("group 1 arrived beyond the 1 groups that --groups expects"));
@@ -154,7 +170,7 @@ TEST_F(PublishSubscribe, AGroupBeyondTheExpectedIsNamed) {
 TEST_F(PublishSubscribe, AFrameOfAnotherSizeIsNamed) {
   const std::vector<std::string> pub = {"--groups",     "1",  "--frames",  "3",
                                         "--frame-size", "10", "--version", "moqt-22",
-                                        "--linger",     "0"};
+                                        "--linger",     "0.5"};
   auto [p, s] = run_pair("wrong/size", pub, {"--frame-size", "10,11"});
   EXPECT_EQ(s.status, 1) << s.out << s.err;
   EXPECT_THAT(s.err, HasSubstr("group 0 frame 1: 10 bytes where --frame-size 10,11 expects 11"));
@@ -163,9 +179,9 @@ TEST_F(PublishSubscribe, AFrameOfAnotherSizeIsNamed) {
 TEST_F(PublishSubscribe, AWrongByteIsNamedWithTheBytesAroundIt) {
   // Byte 5 of frame 2 of group 1 written wrong: its pattern value is (131 + 62 + 5) mod 251 =
   // 198 (c6), flipped to 39.
-  const std::vector<std::string> pub = {"--groups",     "2",  "--frames",    "3",
-                                        "--frame-size", "10", "--version",   "moqt-22",
-                                        "--linger",     "0",  "--test-flip", "1,2,5"};
+  const std::vector<std::string> pub = {"--groups",     "2",   "--frames",    "3",
+                                        "--frame-size", "10",  "--version",   "moqt-22",
+                                        "--linger",     "0.5", "--test-flip", "1,2,5"};
   auto [p, s] = run_pair("wrong/byte", pub, {"--check-pattern"});
   EXPECT_EQ(s.status, 1) << s.out << s.err;
   EXPECT_THAT(s.err, HasSubstr("group 1 frame 2, offset 5: expected c1 c2 c3 c4 c5 [c6] c7 c8 c9 "

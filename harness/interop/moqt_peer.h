@@ -56,6 +56,8 @@ class MoqtRequest {
   // "finished", or reset), the bytes are malformed, or the connection closes.
   Result<w::ControlMessage> next(uint64_t deadline_ns, const std::string& what);
   Status finish() { return send_->finish(); }
+  // The relay's side ended with FIN (after every message in it was read).
+  bool finished() const { return in_.finished() && in_.bytes().empty(); }
   // Abandons the request both ways (RESET_STREAM and STOP_SENDING with code).
   void cancel(uint64_t code);
   // The first message of a request the peer opened.

@@ -135,13 +135,24 @@ Poll SubscribeServeTask::step() {
   if (phase_ == Phase::Active) start_senders();
   if (phase_ == Phase::Draining) {
     if (!senders_.empty() || !fills_.empty()) return Poll::Pending;  // children wake us
-    w::PublishDone done;
-    done.status_code = done_status_;
-    done.stream_count = streams_;
-    done.reason = clip_reason(done_reason_);
-    if (!send_message(done)) {
-      cancel(kCancelled);
-      return Poll::Done;
+    const bool clean = done_status_ == uint64_t(w::PublishDoneStatus::TrackEnded) ||
+                       done_status_ == uint64_t(w::PublishDoneStatus::SubscriptionEnded);
+    if (w::fin_ends_subscription(session_.v())) {
+      // 17.12: towards -17, the end @moq/lite understands: FIN alone (it reads nothing after
+      // SUBSCRIBE_OK, and unread bytes keep it from seeing the FIN), or a reset for a failure.
+      if (!clean) {
+        cancel(uint64_t(w::StreamResetCode::InternalError));
+        return Poll::Done;
+      }
+    } else {
+      w::PublishDone done;
+      done.status_code = done_status_;
+      done.stream_count = streams_;
+      done.reason = clip_reason(done_reason_);
+      if (!send_message(done)) {
+        cancel(kCancelled);
+        return Poll::Done;
+      }
     }
     phase_ = Phase::Closing;
     state_changed_.notify_all();
@@ -421,7 +432,6 @@ void SubscribeRequestTask::clear() {
   producer_ = TrackProducer();
   alias_.reset();
   done_.reset();
-  ended_by_fin_ = false;
   tail_.reset();
   refused_ = false;
   pushed_ = false;
@@ -617,8 +627,8 @@ bool SubscribeRequestTask::on(const w::PublishStateNotify&) {
 }
 
 bool SubscribeRequestTask::end_when_complete(Poll& result) {
-  const bool all_in = tail_.over(!ended_by_fin_ && (done_->stream_count == w::kUnknownStreamCount ||
-                                                    streams_seen_ >= done_->stream_count));
+  const bool all_in = tail_.over(done_->stream_count == w::kUnknownStreamCount ||
+                                 streams_seen_ >= done_->stream_count);
   if (!all_in || !receivers_.empty() || join_ == Join::Pending) return true;
   if (producer_) {
     if (join_producer_) (void)join_producer_.finish();
@@ -703,12 +713,12 @@ Poll SubscribeRequestTask::step() {
           [&](core::on::Fin) -> core::Then<> {
             if (!done_ && phase_ == Phase::Active && w::fin_ends_subscription(session_.v())) {
               // 17.12: @moq/lite ends what it publishes with FIN alone: the track's clean end,
-              // once the data streams still on their way had the grace period to arrive.
+              // with no stream count, so once the streams already here are done (the JS closes
+              // its session right after, which would abort a track still waiting for more).
               w::PublishDone end;
               end.status_code = uint64_t(w::PublishDoneStatus::TrackEnded);
               end.stream_count = w::kUnknownStreamCount;
               done_ = end;
-              ended_by_fin_ = true;
             }
             if (!done_)
               return fail(

@@ -167,9 +167,6 @@ class SubscribeRequestTask final : public RequestTask, public Link<SubTag> {
   uint64_t request_id_ = 0;
   std::optional<uint64_t> alias_;
   std::optional<w::PublishDone> done_;
-  // done_ stands for a -17 peer's FIN (17.12): it counted no streams, so the tail waits out the
-  // grace period for data streams still on their way.
-  bool ended_by_fin_ = false;
   core::TailGrace tail_{*this};  // after PUBLISH_DONE: the streams it counts, or the grace period
   bool refused_ = false;         // REQUEST_ERROR or a refused SUBSCRIBE_OK: the job ends
   bool pushed_ = false;          // the peer's PUBLISH

@@ -433,8 +433,11 @@ constexpr bool fetch_objects_absolute(IetfVersion v) {
 }
 
 // 17.12 (a peer deviation, not a draft difference): @moq/lite ends a subscription it publishes by
-// FIN on the request stream, without PUBLISH_DONE; a -17 subscriber takes that FIN as the track's
-// clean end (TRACK_ENDED, stream count unknown) instead of an error.
+// FIN on the request stream, without PUBLISH_DONE, and as a subscriber reads nothing after
+// SUBSCRIBE_OK (the unread bytes of a PUBLISH_DONE keep it from seeing the FIN). So under -17 a
+// subscriber takes that FIN as the track's clean end (TRACK_ENDED, stream count unknown), and a
+// publisher ends a subscription the same way: FIN alone, or a reset where PUBLISH_DONE would
+// carry an error.
 constexpr bool fin_ends_subscription(IetfVersion v) {
   switch (v) {
     case IetfVersion::Draft17:

@@ -1,5 +1,8 @@
 #include "model/session/lite/subscribe.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "model/data/errors.h"
 #include "model/session/core/dispatch.h"
 #include "model/session/lite/group.h"
@@ -234,8 +237,15 @@ void SubscribeRequestTask::clear() {
   encode_error_.reset();
   sent_ = PreferenceSummary();
   end_received_ = false;
+  track_ended_ = false;
+  end_group_ = 0;
   end_streams_ = 0;
   headers_seen_ = 0;
+  ok_received_ = false;
+  first_group_ = 0;
+  in_range_ = 0;
+  dropped_ = 0;
+  early_.clear();
   track_waiter_.cancel();
   prefs_waiter_.cancel();
   tail_.reset();
@@ -243,7 +253,13 @@ void SubscribeRequestTask::clear() {
 
 void SubscribeRequestTask::on_abandon(const Error& reason) {
   if (track_request_) track_request_.reject(reason);
-  if (producer_ && producer_.status() == TrackStatus::Active) producer_.abort(reason);
+  if (!producer_ || producer_.status() != TrackStatus::Active) return;
+  // A session that closes after the track's end keeps the groups that all arrived.
+  if (end_received_) {
+    stop_after_end(reason);
+  } else {
+    producer_.abort(reason);
+  }
 }
 
 std::string SubscribeRequestTask::describe() const {
@@ -261,12 +277,26 @@ wire::lite::SubscribeOptions SubscribeRequestTask::options(const PreferenceSumma
 
 Result<GroupProducer> SubscribeRequestTask::open_group(uint64_t sequence) {
   ++headers_seen_;
-  if (end_received_) wake();  // the -07 tail counts headers
+  if (end_received_) {
+    wake();  // the tail counts headers
+    if (sequence >= end_group_) {
+      return Error{data_error::kClosed, describe() + ": group " + std::to_string(sequence) +
+                                            " arrived past the end " + std::to_string(end_group_)};
+    }
+  }
   if (!producer_) {
     return Error{data_error::kClosed, describe() + ": group " + std::to_string(sequence) +
                                           " arrived before the track was described"};
   }
-  return producer_.create_group(sequence);
+  Result<GroupProducer> group = producer_.create_group(sequence);
+  if (group) {
+    if (!ok_received_) {
+      early_.push_back(sequence);
+    } else if (sequence >= first_group_) {
+      ++in_range_;
+    }
+  }
+  return group;
 }
 
 bool SubscribeRequestTask::abandoned(uint32_t consumers) {
@@ -326,24 +356,85 @@ Poll SubscribeRequestTask::track_info() {
   return active();
 }
 
-bool SubscribeRequestTask::on(const wire::lite::SubscribeOk&) {
+bool SubscribeRequestTask::on(const wire::lite::SubscribeOk& ok) {
+  if (ok_received_) return true;
+  ok_received_ = true;
+  first_group_ = ok.group;
+  for (uint64_t sequence : early_)
+    if (sequence >= first_group_) ++in_range_;
+  early_.clear();
   return true;
 }
 
 bool SubscribeRequestTask::on(const wire::lite::SubscribeEnd& end) {
   if (end_received_) return false;  // only one SUBSCRIBE_END
   end_received_ = true;
+  end_group_ = end.group;
   end_streams_ = end.stream_count;
+  // The track itself ends once its group streams are in (tail_complete()); a group already here
+  // at or past the end is the publisher's mistake now.
   if (producer_.status() == TrackStatus::Active) {
-    if (Status st = producer_.finish_at(end.group); !st)
+    if (std::optional<uint64_t> latest = producer_.latest_sequence();
+        latest && *latest >= end.group)
       session_.violation(Error{wire::lite::session_code::kProtocolViolation,
-                               "SUBSCRIBE_END: field 'Group': " + st.error().message});
+                               "SUBSCRIBE_END: field 'Group': " + std::to_string(end.group) +
+                                   " is not above group " + std::to_string(*latest) +
+                                   ", which arrived"});
   }
   return true;
 }
 
-bool SubscribeRequestTask::on(const wire::lite::SubscribeDrop&) {
-  return true;  // -06: those groups will not come; nothing to do
+bool SubscribeRequestTask::on(const wire::lite::SubscribeDrop& drop) {
+  // -06: those groups will not come, so the tail does not wait for them (counted from the first
+  // group delivered, and below the end once it is known).
+  if (!ok_received_ || drop.group_end < drop.group_start) return true;
+  const uint64_t low = std::max(drop.group_start, first_group_);
+  uint64_t high = drop.group_end;  // inclusive
+  if (end_received_) {
+    if (end_group_ == 0) return true;
+    high = std::min(high, end_group_ - 1);
+  }
+  if (high >= low) dropped_ += high - low + 1;
+  return true;
+}
+
+bool SubscribeRequestTask::all_arrived(LiteVersion v) const {
+  if (wire::lite::subscribe_end_has_stream_count(v)) return headers_seen_ >= end_streams_;
+  // Without SUBSCRIBE_OK no group was delivered: the track was over before it began.
+  const uint64_t expected =
+      ok_received_ && end_group_ > first_group_ ? end_group_ - first_group_ : 0;
+  return in_range_ + dropped_ >= expected;
+}
+
+bool SubscribeRequestTask::tail_complete(LiteVersion v) {
+  if (all_arrived(v)) return true;
+  // A group stream reset before its header arrived never shows one. -07 counts the streams and
+  // asks for a grace period after SUBSCRIBE_END for those. -06 names no count: its publisher FINs
+  // "once every group in range has been delivered (stream completed or reset) or dropped", but
+  // a stream reset before its header names no group, so after that FIN the same grace period
+  // (core/tail_grace.h) waits for such streams.
+  if (!wire::lite::subscribe_end_has_stream_count(v) && !peer_fin_) return false;
+  return tail_.over(false);
+}
+
+void SubscribeRequestTask::end_track() {
+  track_ended_ = true;
+  if (producer_.status() != TrackStatus::Active) return;
+  if (Status st = producer_.finish_at(end_group_); !st)
+    session_.violation(Error{wire::lite::session_code::kProtocolViolation,
+                             "SUBSCRIBE_END: field 'Group': " + st.error().message});
+}
+
+void SubscribeRequestTask::stop_after_end(Error why) {
+  if (track_ended_) return;
+  if (all_arrived(session_.wire_version())) {
+    end_track();
+    return;
+  }
+  track_ended_ = true;
+  if (producer_.status() != TrackStatus::Active) return;
+  why.message = describe() + " stopped before every group of the track arrived: " + why.message;
+  producer_.abort(std::move(why));
 }
 
 Poll SubscribeRequestTask::active() {
@@ -385,55 +476,68 @@ Poll SubscribeRequestTask::active() {
     return Poll::Done;
   }
   wire::lite::SubscribeReply reply;
-  if (core::Then<> p = core::read_each(
-          [&] {
-            return next(
-                "SUBSCRIBE reply",
-                [v](std::span<const uint8_t> in) {
-                  return wire::lite::decode_subscribe_reply(in, v);
-                },
-                reply);
-          },
-          [&](core::on::Message) -> core::Then<> {
-            if (Status st = core::dispatch(*this, reply, "Subscribe",
-                                           [](const auto& m) { return message_name(m); });
-                !st) {
-              session_.violation(st.error());
-            }
-            if (session_.is_closed()) return Poll::Pending;
-            return core::kGoOn;
-          },
-          [](core::on::Pending) { return core::kGoOn; },
-          [&](core::on::Fin) {
-            if (!end_received_) {
-              session_.violation(
-                  Error{wire::lite::session_code::kProtocolViolation,
-                        "SUBSCRIBE_END: the publisher finished the Subscribe stream of " +
-                            describe() + " without it"});
-              return Poll::Pending;
-            }
-            (void)finish();  // paired close
-            return Poll::Done;
-          },
-          [&](core::on::Reset) {
-            if (!end_received_) {
-              producer_.abort(Error{in_.code(), describe() + " was reset by the peer with " +
-                                                    describe_code(in_.code(), v)});
-            }
-            (void)finish();
-            return Poll::Done;
-          },
-          [&](core::on::Closed) {
-            if (!end_received_) {
-              producer_.abort(Error{in_.code(), describe() + " failed: the connection closed"});
-            }
-            return Poll::Done;
-          }))
+  // After the publisher's FIN nothing is left to read; the tail may still wait for groups.
+  if (core::Then<> p =
+          peer_fin_
+              ? core::Then<>()
+              : core::read_each(
+                    [&] {
+                      return next(
+                          "SUBSCRIBE reply",
+                          [v](std::span<const uint8_t> in) {
+                            return wire::lite::decode_subscribe_reply(in, v);
+                          },
+                          reply);
+                    },
+                    [&](core::on::Message) -> core::Then<> {
+                      if (Status st = core::dispatch(*this, reply, "Subscribe",
+                                                     [](const auto& m) { return message_name(m); });
+                          !st) {
+                        session_.violation(st.error());
+                      }
+                      if (session_.is_closed()) return Poll::Pending;
+                      return core::kGoOn;
+                    },
+                    [](core::on::Pending) { return core::kGoOn; },
+                    [&](core::on::Fin) -> core::Then<> {
+                      if (!end_received_) {
+                        session_.violation(
+                            Error{wire::lite::session_code::kProtocolViolation,
+                                  "SUBSCRIBE_END: the publisher finished the Subscribe stream of " +
+                                      describe() + " without it"});
+                        return Poll::Pending;
+                      }
+                      return core::kGoOn;  // the tail below decides when the track ends
+                    },
+                    [&](core::on::Reset) {
+                      const Error why{in_.code(), describe() + " was reset by the peer with " +
+                                                      describe_code(in_.code(), v)};
+                      if (end_received_) {
+                        stop_after_end(why);
+                      } else {
+                        producer_.abort(why);
+                      }
+                      (void)finish();
+                      return Poll::Done;
+                    },
+                    [&](core::on::Closed) {
+                      const Error why{in_.code(), describe() + " failed: the connection closed"};
+                      if (end_received_) {
+                        stop_after_end(why);
+                      } else {
+                        producer_.abort(why);
+                      }
+                      return Poll::Done;
+                    }))
     return *p;
-  if (end_received_ && !send_ended_ && wire::lite::subscribe_end_has_stream_count(v)) {
-    // -07 tail: FIN once every announced group stream showed its header (or after the grace
-    // period, core/tail_grace.h).
-    if (tail_.over(headers_seen_ >= end_streams_)) (void)finish();
+  if (end_received_) {
+    if (!track_ended_ && tail_complete(v)) end_track();
+    if (track_ended_) {
+      // -07: our FIN once the tail settled (the publisher waits for it); -06: paired close.
+      if (!send_ended_ && (peer_fin_ || wire::lite::subscribe_end_has_stream_count(v)))
+        (void)finish();
+      if (peer_fin_) return Poll::Done;
+    }
   }
   if (!end_received_) {
     track_waiter_.wait(producer_.unused());

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/async/list.h"
 #include "model/base/path.h"
@@ -66,7 +67,9 @@ class SubscribeServeTask final : public BidiTask {
 // TRACK first (the track's info makes the mirror track Active), then SUBSCRIBE; group streams
 // naming its Subscribe ID become groups of the mirror track. SUBSCRIBE_UPDATE follows the
 // consumers' aggregate preferences; when the last consumer leaves, the subscription is cancelled
-// (reset with CANCELLED).
+// (reset with CANCELLED). SUBSCRIBE_END does not end the mirror track at once: its group streams
+// may still be on their way (the publisher's FIN follows the group streams it wrote, not their
+// arrival), so the track ends once they are in (tail_complete()).
 class SubscribeRequestTask final : public TrackAsker {
  public:
   SubscribeRequestTask(LiteSession& s, TaskPoolBase& p)
@@ -95,6 +98,17 @@ class SubscribeRequestTask final : public TrackAsker {
   std::string describe() const override;
   // No consumer is left and the session's linger ran out: the subscription goes.
   bool abandoned(uint32_t consumers);
+  // After SUBSCRIBE_END: whether every group stream the publisher sent showed its header (-06:
+  // each group of [SUBSCRIBE_OK's Group, SUBSCRIBE_END's Group) arrived or was dropped; -07: the
+  // Stream Count of headers arrived).
+  bool all_arrived(wire::lite::LiteVersion v) const;
+  // all_arrived(), or the grace period for streams reset before their header ran out.
+  bool tail_complete(wire::lite::LiteVersion v);
+  // Finishes the mirror track at SUBSCRIBE_END's Group.
+  void end_track();
+  // The subscription stops short after SUBSCRIBE_END (a reset, the connection closed): the track
+  // ends cleanly when every group arrived, else it aborts with why.
+  void stop_after_end(Error why);
 
   State state_ = State::TrackInfo;
   bool registered_ = false;
@@ -107,8 +121,17 @@ class SubscribeRequestTask final : public TrackAsker {
   TrackProducer producer_;
   PreferenceSummary sent_;  // the preferences the peer last heard
   bool end_received_ = false;
+  bool track_ended_ = false;  // the mirror track finished (or aborted) after SUBSCRIBE_END
+  uint64_t end_group_ = 0;    // SUBSCRIBE_END's Group: the exclusive end
   uint64_t end_streams_ = 0;  // -07: group streams the publisher opened
   uint64_t headers_seen_ = 0;
+  bool ok_received_ = false;
+  uint64_t first_group_ = 0;  // SUBSCRIBE_OK's Group: the first group delivered
+  uint64_t in_range_ = 0;     // -06: groups from first_group_ on whose header arrived
+  uint64_t dropped_ = 0;      // -06: groups from first_group_ on that SUBSCRIBE_DROP gave up
+  // -06: groups whose header arrived before SUBSCRIBE_OK (a separate stream may overtake it),
+  // counted into in_range_ once first_group_ is known.
+  std::vector<uint64_t> early_;
   Waiter track_waiter_{*this};
   Waiter prefs_waiter_{*this};
   core::TailGrace tail_{*this};

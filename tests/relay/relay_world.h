@@ -10,6 +10,7 @@
 
 #include "model/relay/relay.h"
 #include "model/session/create_session.h"
+#include "sim/net/network.h"
 #include "tests/session_lite/session_fixture.h"
 
 namespace moq::test {
@@ -47,9 +48,15 @@ class RelayWorld {
 
   // A client of `version` on relay `at`: a publisher serves its origin, a viewer serves nothing;
   // announce_hidden asks for hidden broadcasts too (SessionConfig::announce_hidden).
-  Client& connect(Version version, bool publishes, size_t at = 0, bool announce_hidden = false) {
+  // With a link that is not ideal, the client's connection runs over a sim/net network of its
+  // own: its bytes arrive as the virtual clock reaches them.
+  Client& connect(Version version, bool publishes, size_t at = 0, bool announce_hidden = false,
+                  const sim::net::LinkConfig& link = {}) {
     auto c = std::make_unique<Client>();
-    c->conns = make_connections(version);
+    sim::net::Network* network = nullptr;
+    if (!link.ideal())
+      network = networks.emplace_back(std::make_unique<sim::net::Network>(executor, link)).get();
+    c->conns = make_connections(version, network);
     auto relay_side = relays.at(at)->add(*c->conns.server);
     EXPECT_TRUE(relay_side.ok()) << (relay_side.ok() ? "" : relay_side.error().message);
     c->relay_side = relay_side.ok() ? *relay_side : nullptr;
@@ -92,6 +99,8 @@ class RelayWorld {
 
   sim::VirtualClock clock;
   Executor executor{clock};
+  // Before the connections that run over them: they outlive them.
+  std::vector<std::unique_ptr<sim::net::Network>> networks;
   // Before the relays: their sessions run on these connections, so they must outlive them.
   std::vector<std::unique_ptr<Client>> clients;
   std::vector<sim::memory::ConnectionPair> mesh;  // one per pair of relays
@@ -99,8 +108,10 @@ class RelayWorld {
   relay::Relay& relay;  // the first (the only one of a one-relay world)
 
  private:
-  sim::memory::ConnectionPair make_connections(Version version) {
+  sim::memory::ConnectionPair make_connections(Version version,
+                                               sim::net::Network* network = nullptr) {
     sim::memory::PairConfig cfg;
+    cfg.network = network;
     cfg.alpn = std::string(session::version_alpn(version));
     auto made = sim::memory::make_pair(executor, cfg);
     EXPECT_TRUE(made.ok());

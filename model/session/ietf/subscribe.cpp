@@ -69,6 +69,7 @@ void SubscribeServeTask::clear() {
   path_ = Path();
   track_.reset();
   edge_ = TrackEdge{};
+  described_after_request_ = false;
   span_ = Span{};
   stale_bound_ns_ = core::kNoStaleBound;
   streams_ = 0;
@@ -235,6 +236,7 @@ bool SubscribeServeTask::resolve(Poll& result) {
   switch (track_->status()) {
     case TrackStatus::Pending: {
       // Served on demand (a relay): wait until the track is described. Watch for a cancel.
+      described_after_request_ = true;
       if (withdrawn_while_resolving()) {
         result = Poll::Done;
         return false;
@@ -249,7 +251,12 @@ bool SubscribeServeTask::resolve(Poll& result) {
     case TrackStatus::Finished:
       break;
   }
-  edge_ = track_edge(*track_);
+  // A track described only after the request came (a relay's upstream answering it) held no
+  // object when the subscriber asked: the groups that reached the relay while this task waited
+  // came after the request, so the live edge is the empty track's and they are all this
+  // subscriber's, as they would be from the publisher itself; the edge of the moment the task
+  // wakes would drop them by timing alone.
+  edge_ = described_after_request_ ? TrackEdge{} : track_edge(*track_);
   SpanResult r = subscription_span(params, session_.v(), edge_);
   if (r.error == RangeError::Violation) {
     session_.violation("SUBSCRIBE: " + r.why);
@@ -269,7 +276,7 @@ bool SubscribeServeTask::resolve(Poll& result) {
   if (span_.end) prefs.group_end = span_.end->group;
   track_->restart(prefs);
 
-  alias_ = session_.next_alias++;
+  alias_ = w::alias_is_request_id(session_.v()) ? subscribe().request_id : session_.next_alias++;
   w::SubscribeOk ok;
   ok.track_alias = alias_;
   if (edge_.any_object) ok.params.largest_object = edge_.largest;

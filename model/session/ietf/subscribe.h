@@ -79,6 +79,8 @@ class SubscribeServeTask final : public RequestTask, public Link<ServeTag> {
   uint64_t alias_ = 0;
   std::optional<TrackConsumer> track_;
   TrackEdge edge_;
+  // The track was still being described (a relay asking its upstream) when the SUBSCRIBE came.
+  bool described_after_request_ = false;
   Span span_;
   bool forward_ = true;
   bool indexed_by_track_ = false;  // in serving_by_track (a -18 subscription with a path)

@@ -464,4 +464,19 @@ constexpr bool subscribe_filter_live_only(IetfVersion v) {
   unreachable();
 }
 
+// 17.14 (a peer deviation): @moq/lite keeps a subscription under its own request id until its
+// SUBSCRIBE_OK has been read, and drops a group stream whose alias it does not know yet, which a
+// stream that overtakes the SUBSCRIBE_OK has; a -17 publisher answers with Track Alias = the
+// SUBSCRIBE's request id, as the JS publisher does (unique in the session, as request ids are).
+constexpr bool alias_is_request_id(IetfVersion v) {
+  switch (v) {
+    case IetfVersion::Draft17:
+      return true;
+    case IetfVersion::Draft18:
+    case IetfVersion::Draft22:
+      return false;
+  }
+  unreachable();
+}
+
 }  // namespace moq::wire::ietf

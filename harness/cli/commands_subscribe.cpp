@@ -28,6 +28,11 @@ namespace {
 // Groups held for their turn before a missing one counts as lost: more than a relay's cache
 // (16 groups by default, model/data/track.h) could bring back.
 constexpr size_t kMaxEarlyGroups = 64;
+// A group below the subscription's first arrival may still come on the subscription: each group
+// has a stream of its own, so arrival order is not sequence order. It is fetched only once the
+// track ended without it or this many later groups came first: a relay sends its groups in
+// sequence, so a group this far behind is not on its way.
+constexpr size_t kGroupsBeforeFetching = 4;
 
 // The group being read: from the subscription, or fetched.
 struct Reading {
@@ -122,7 +127,7 @@ class Subscriber {
         early_.erase(early);
         continue;
       }
-      if (first_ && tally_.groups < *first_) {
+      if (first_ && tally_.groups < *first_ && (end_ || early_.size() >= kGroupsBeforeFetching)) {
         if (!fetch_group()) return true;
         continue;
       }
@@ -149,11 +154,7 @@ class Subscriber {
   bool on_group(GroupConsumer& g) {
     const uint64_t seq = g.sequence();
     const std::string which = "group " + std::to_string(seq);
-    if (!first_) {
-      first_ = seq;
-      if (seq > tally_.groups)
-        say("the subscription began at " + which + ": fetching the groups before it");
-    }
+    if (!first_) first_ = seq;
     if (seq < tally_.groups || early_.count(seq)) return failed(which + " arrived twice");
     if (args_.groups && seq >= *args_.groups)
       return failed(which + " arrived beyond the " + std::to_string(*args_.groups) +
@@ -187,6 +188,9 @@ class Subscriber {
   // description) has them in its cache, and a FETCH brings them.
   bool fetch_group() {
     const uint64_t seq = tally_.groups;
+    say("group " + std::to_string(seq) +
+        " is not coming on the subscription (its first was group " + std::to_string(*first_) +
+        "): fetching it");
     Result<session::FetchConsumer> f = dial_.session().fetch(path_, args_.track, seq);
     if (!f) return failed("fetching group " + std::to_string(seq) + ": " + f.error().message);
     ++tally_.groups;

@@ -101,6 +101,7 @@ Poll GroupReceiver::header(LiteSession& s, core::StreamInput& in, Waiter& waiter
     in.stream().stop(stream_code::kCancelled);
     return Poll::Done;
   }
+  sub->group_opened(header.sequence);
   group_ = std::move(*group);
   return frames(s, in, waiter);  // frames that arrived with the header come first
 }

@@ -288,15 +288,7 @@ Result<GroupProducer> SubscribeRequestTask::open_group(uint64_t sequence) {
     return Error{data_error::kClosed, describe() + ": group " + std::to_string(sequence) +
                                           " arrived before the track was described"};
   }
-  Result<GroupProducer> group = producer_.create_group(sequence);
-  if (group) {
-    if (!ok_received_) {
-      early_.push_back(sequence);
-    } else if (sequence >= first_group_) {
-      ++in_range_;
-    }
-  }
-  return group;
+  return producer_.create_group(sequence);
 }
 
 bool SubscribeRequestTask::abandoned(uint32_t consumers) {

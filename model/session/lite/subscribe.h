@@ -78,6 +78,15 @@ class SubscribeRequestTask final : public TrackAsker {
 
   // For group streams: a new group of this subscription (counted for the -07 tail).
   Result<GroupProducer> open_group(uint64_t sequence);
+  // For group streams: the group open_group() made (counted for the -06 tail). Apart from
+  // open_group() so that its result is returned without a move.
+  void group_opened(uint64_t sequence) {
+    if (!ok_received_) {
+      early_.push_back(sequence);
+    } else if (sequence >= first_group_) {
+      ++in_range_;
+    }
+  }
   const std::string& track_name() const { return track_; }
 
   // The handlers of the publisher's replies.

@@ -1,4 +1,5 @@
-// The data plane of moq-transport draft-18 / draft-22 (their data streams and datagrams):
+// The data plane of moq-transport draft-18 / draft-22, and draft-17 for interop (version.h,
+// 17.N): their data streams and datagrams:
 // unidirectional stream types, SUBGROUP_HEADER and the objects on a subgroup stream, FETCH_HEADER
 // and the objects on a fetch stream, OBJECT_DATAGRAM.
 //

@@ -1,3 +1,7 @@
+// The control messages (messages.h) in one file past 600 lines: one section per message, in the
+// draft's table order, each message's encode, decode and check together, and the parameter and
+// Required Request ID Delta helpers of the top shared by all; a split would part a message's
+// halves or copy those helpers.
 #include "model/wire/ietf/messages.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Message Parameters (params.h) in one file past 600 lines: encoding and decoding are one switch
+// each over every parameter of every draft, and each parameter's two cases read against each
+// other (and against the draft-17 parity form, 17.10); a split by direction would part them.
 #include "model/wire/ietf/params.h"
 
 #include "model/wire/ietf/describe_value.h"
